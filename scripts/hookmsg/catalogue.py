@@ -1,0 +1,269 @@
+"""The catalogue in `catalog/`: hook registry, harnesses, skills and commands.
+
+Each file is validated with pydantic; every problem becomes a diagnostic naming the
+file, the entry and the field. Cross-references inside the catalogue are checked here
+too; the registry's links to message files are rules (`rules/registry.py`).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+from hookmsg.config import Project
+from hookmsg.diagnostics import Diagnostic
+from hookmsg.source import read_source
+from hookmsg.tomlpos import locate
+from hookmsg.vocabulary import EVENTS, TOOLS, matcher_key
+
+KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+Kebab = Annotated[str, StringConstraints(pattern=KEBAB, max_length=64)]
+Identifier = Annotated[str, StringConstraints(pattern=r"^[a-z_][a-z0-9_]*$", max_length=64)]
+OneLine = Annotated[str, StringConstraints(pattern=r"^[^\n\r]+$", strip_whitespace=True)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Dispatch(_Strict):
+    """One dispatcher entry: an event, an optional matcher, the messages it evaluates."""
+
+    event: str
+    matcher: str | None = None
+    messages: list[Kebab] = Field(min_length=1)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.event, matcher_key(self.matcher)
+
+
+class Guard(_Strict):
+    """A guard's placeholders, each with the sample value that previews use."""
+
+    placeholders: dict[Identifier, str] = Field(default_factory=dict)
+
+
+class HookRegistry(_Strict):
+    timeouts: dict[str, Annotated[int, Field(gt=0, le=3600)]] = Field(default_factory=dict)
+    dispatch: list[Dispatch] = Field(min_length=1)
+    guards: dict[Kebab, Guard] = Field(default_factory=dict)
+    unwired: dict[Kebab, OneLine] = Field(default_factory=dict)
+
+    def loaded_by(self, name: str) -> list[tuple[str, str]]:
+        """The (event, matcher) pairs that load `name`, in registry order."""
+        return [entry.key for entry in self.dispatch if name in entry.messages]
+
+    def wired_names(self) -> set[str]:
+        return {name for entry in self.dispatch for name in entry.messages}
+
+
+class Harness(_Strict):
+    id: Kebab
+    name: OneLine
+    wiring: OneLine
+    matchers: bool = True
+    session_start_sources: bool = False
+    notes: str = ""
+    events: dict[str, Annotated[str, StringConstraints(min_length=1)]] = Field(min_length=1)
+    tools: dict[str, Annotated[str, StringConstraints(min_length=1)]] = Field(
+        default_factory=dict
+    )
+
+
+class HarnessCatalogue(_Strict):
+    harnesses: list[Harness] = Field(min_length=1)
+
+
+class Group(_Strict):
+    id: Kebab
+    title: Annotated[OneLine, StringConstraints(max_length=60)]
+
+
+class Skill(_Strict):
+    name: Kebab
+    group: str
+    manual: bool
+    description: Annotated[OneLine, StringConstraints(min_length=1, max_length=1024)]
+
+
+class SkillCatalogue(_Strict):
+    namespace: Kebab
+    # Messages that the skill index cross-binds, each with the reason.
+    cross_bound: dict[Kebab, OneLine] = Field(default_factory=dict, alias="cross-bound")
+    groups: list[Group] = Field(min_length=1)
+    skills: list[Skill] = Field(min_length=1)
+
+
+@dataclass
+class Catalogue:
+    """The loaded catalogue; a part that failed to load is None, with its diagnostics."""
+
+    registry: HookRegistry | None = None
+    harnesses: HarnessCatalogue | None = None
+    skills: SkillCatalogue | None = None
+    registry_text: str = ""
+    registry_display: str = "catalog/hooks.toml"
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+M = TypeVar("M", bound=BaseModel)
+
+_ENTRY_KEYS = ("name", "id", "event")
+
+
+def _describe(data: Any, loc: tuple[str | int, ...]) -> str:
+    """'skills entry 4 (name 'plan'), field 'manual'' from a pydantic location."""
+    words: list[str] = []
+    node = data
+    for index, part in enumerate(loc):
+        if isinstance(part, int):
+            label = f"entry {part + 1}"
+            item = node[part] if isinstance(node, list) and part < len(node) else None
+            if isinstance(item, dict):
+                for key in _ENTRY_KEYS:
+                    if isinstance(item.get(key), str):
+                        label += f" ({key} '{item[key]}')"
+                        break
+            words.append(label)
+            node = item
+        else:
+            is_last = index == len(loc) - 1
+            words.append(f"field '{part}'" if is_last else f"'{part}'")
+            node = node.get(part) if isinstance(node, dict) else None
+    return ", ".join(words) if words else "top level"
+
+
+def _load(
+    path: Path, display: str, model: type[M], max_bytes: int, root: Path
+) -> tuple[M | None, str, list[Diagnostic]]:
+    if not path.exists() and not path.is_symlink():
+        return None, "", [Diagnostic(display, 1, 1, "C003", "catalogue file is missing")]
+    source, problems = read_source(path, display, max_bytes=max_bytes, root=root)
+    if source is None:
+        return None, "", problems
+    try:
+        data = tomllib.loads(source.text)
+    except tomllib.TOMLDecodeError as error:
+        line = getattr(error, "lineno", 1) or 1
+        col = getattr(error, "colno", 1) or 1
+        message = str(error).split(" (at line", 1)[0]
+        return None, source.text, [*problems, Diagnostic(display, line, col, "C001", message)]
+    try:
+        return model.model_validate(data), source.text, problems
+    except ValidationError as error:
+        for item in error.errors():
+            loc = tuple(item["loc"])
+            where = _describe(data, loc)
+            line = locate(source.text, loc)
+            problems.append(Diagnostic(display, line, 1, "C002", f"{where}: {item['msg']}"))
+        return None, source.text, problems
+
+
+def _duplicates(
+    names: list[str], what: str, display: str, line_of: Callable[[int], int]
+) -> list[Diagnostic]:
+    counts = Counter(names)
+    seen: set[str] = set()
+    found = []
+    for index, name in enumerate(names):
+        if counts[name] > 1 and name in seen:
+            found.append(Diagnostic(display, line_of(index), 1, "C004", f"{what} '{name}' is defined twice"))
+        seen.add(name)
+    return found
+
+
+def _check_skills(skills: SkillCatalogue, text: str, display: str) -> list[Diagnostic]:
+    found = _duplicates(
+        [g.id for g in skills.groups], "task group", display, lambda i: locate(text, ("groups", i))
+    )
+    found += _duplicates(
+        [s.name for s in skills.skills], "skill", display, lambda i: locate(text, ("skills", i))
+    )
+    group_ids = {g.id for g in skills.groups}
+    for index, skill in enumerate(skills.skills):
+        if skill.group not in group_ids:
+            found.append(
+                Diagnostic(
+                    display,
+                    locate(text, ("skills", index, "group")),
+                    1,
+                    "C005",
+                    f"skill '{skill.name}' names unknown task group '{skill.group}'",
+                )
+            )
+    used = {s.group for s in skills.skills}
+    for index, group in enumerate(skills.groups):
+        if group.id not in used:
+            found.append(
+                Diagnostic(
+                    display,
+                    locate(text, ("groups", index)),
+                    1,
+                    "C006",
+                    f"task group '{group.id}' has no skills or commands",
+                )
+            )
+    return found
+
+
+def _check_harnesses(harnesses: HarnessCatalogue, text: str, display: str) -> list[Diagnostic]:
+    found = _duplicates(
+        [h.id for h in harnesses.harnesses],
+        "harness",
+        display,
+        lambda i: locate(text, ("harnesses", i)),
+    )
+    for index, harness in enumerate(harnesses.harnesses):
+        for kind, keys, known in (
+            ("event", harness.events, EVENTS),
+            ("tool", harness.tools, TOOLS),
+        ):
+            for key in keys:
+                if key not in known:
+                    found.append(
+                        Diagnostic(
+                            display,
+                            locate(text, ("harnesses", index, f"{kind}s", key)),
+                            1,
+                            "C005",
+                            f"harness '{harness.id}' names unknown {kind} '{key}'; "
+                            f"known: {', '.join(known)}",
+                        )
+                    )
+    return found
+
+
+def load_catalogue(project: Project) -> Catalogue:
+    """Load and validate every catalogue file; never raises for bad content."""
+    max_bytes = project.settings.max_file_bytes
+    catalogue = Catalogue()
+    hooks = project.catalog_file("hooks.toml")
+    catalogue.registry_display = project.relative(hooks)
+    catalogue.registry, catalogue.registry_text, found = _load(
+        hooks, catalogue.registry_display, HookRegistry, max_bytes, project.root
+    )
+    catalogue.diagnostics += found
+
+    path = project.catalog_file("harnesses.toml")
+    display = project.relative(path)
+    catalogue.harnesses, text, found = _load(
+        path, display, HarnessCatalogue, max_bytes, project.root
+    )
+    catalogue.diagnostics += found
+    if catalogue.harnesses is not None:
+        catalogue.diagnostics += _check_harnesses(catalogue.harnesses, text, display)
+
+    path = project.catalog_file("skills.toml")
+    display = project.relative(path)
+    catalogue.skills, text, found = _load(path, display, SkillCatalogue, max_bytes, project.root)
+    catalogue.diagnostics += found
+    if catalogue.skills is not None:
+        catalogue.diagnostics += _check_skills(catalogue.skills, text, display)
+    return catalogue

@@ -1,0 +1,129 @@
+"""The `hookmsg` command line: `run(argv) -> int` for tests, `main()` for the console script.
+
+Heavy modules are imported inside each command so that `--help` stays instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from hookmsg import __version__
+from hookmsg.errors import EXIT_OK, HookmsgError, UsageError, exit_code_for
+
+EXIT_CODES_HELP = "exit codes: 0 clean, 1 findings or drift, 2 usage or configuration error"
+
+
+def _format_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--format",
+        choices=("text", "json", "github"),
+        help="diagnostic format (default: text; github when GITHUB_ACTIONS=true)",
+    )
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from hookmsg.commands.validate import validate
+    from hookmsg.config import load_project
+    from hookmsg.report import choose_format
+
+    paths = [Path(p) for p in args.paths]
+    return validate(load_project(), paths, choose_format(args.format), verbose=args.verbose)
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    from hookmsg.commands.build import build
+    from hookmsg.config import load_project
+    from hookmsg.outputs import GENERATOR_NAMES
+    from hookmsg.report import choose_format
+
+    names = getattr(args, "only", None)
+    for name in names or ():
+        if name not in GENERATOR_NAMES:
+            raise UsageError(f"unknown output '{name}'; known: {', '.join(GENERATOR_NAMES)}")
+    return build(
+        load_project(),
+        check=args.check,
+        fmt=choose_format(args.format),
+        names=names,
+        verbose=args.verbose,
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hookmsg",
+        description="Validate, render and check AI-assistant hook messages.",
+        epilog=EXIT_CODES_HELP,
+    )
+    parser.add_argument("--version", action="version", version=f"hookmsg {__version__}")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("-v", "--verbose", action="store_true", help="report per-file detail")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    validate = commands.add_parser(
+        "validate",
+        parents=[common],
+        help="check messages and the catalogue against every rule",
+        description="Check messages and the catalogue. With no PATH: the configured messages "
+        "folder, the catalogue and the skill index. With PATHs: those files and folders "
+        "(registry rules apply to files inside the messages folder).",
+        epilog=EXIT_CODES_HELP,
+    )
+    validate.add_argument("paths", nargs="*", metavar="PATH", help="message files or folders")
+    _format_option(validate)
+    validate.set_defaults(handler=_cmd_validate)
+
+    build = commands.add_parser(
+        "build",
+        parents=[common],
+        help="validate, then write every generated file whose bytes change",
+        description="Validate, then render every generated file and write those that changed "
+        "(atomically); remove stale files from the generated folder. With --check, compare "
+        "instead and write nothing.",
+        epilog=EXIT_CODES_HELP,
+    )
+    build.add_argument("--check", action="store_true", help="compare with the files; never write")
+    build.add_argument(
+        "--only", action="append", metavar="NAME", help="only this output (repeatable)"
+    )
+    _format_option(build)
+    build.set_defaults(handler=_cmd_build)
+
+    check = commands.add_parser(
+        "check",
+        parents=[common],
+        help="fail if a generated file drifted from its sources (writes nothing)",
+        description="Render every output in memory and compare with the committed files: "
+        "list every drifted, missing and stale file with a diff and the command that fixes "
+        "it. Validation errors also fail the check. Never writes.",
+        epilog=EXIT_CODES_HELP,
+    )
+    _format_option(check)
+    check.set_defaults(handler=_cmd_build, check=True)
+    return parser
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code instead of exiting."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # argparse reports usage errors (and --help) this way
+        return stop.code if isinstance(stop.code, int) else EXIT_OK
+    try:
+        code: int = args.handler(args)
+    except HookmsgError as error:
+        prefix = "hookmsg: error: " if isinstance(error, UsageError) else ""
+        sys.stderr.write(f"{prefix}{error}\n")
+        return exit_code_for(error)
+    except KeyboardInterrupt as error:
+        sys.stderr.write("hookmsg: interrupted; no output was changed\n")
+        return exit_code_for(error)
+    return code
+
+
+def main() -> None:
+    sys.exit(run())

@@ -1,0 +1,375 @@
+"""Every diagnostic code: what it means, how to fix it, and an example.
+
+This table is the one source for `hookmsg explain` and the README's rule table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    summary: str
+    fix: str
+    example: str
+
+
+_RULES: tuple[Rule, ...] = (
+    # File level: checked on the raw bytes, before any parsing.
+    Rule("F001", "File is not valid UTF-8.", "Re-save the file as UTF-8.", "a Latin-1 `\\xe9`"),
+    Rule("F002", "File uses CRLF line endings.", "Convert the file to LF endings.", "`text\\r\\n`"),
+    Rule("F003", "File uses bare CR line endings.", "Convert the file to LF endings.", "`a\\rb`"),
+    Rule("F004", "File contains a NUL byte.", "Remove the NUL byte; it is binary data.", "`a\\x00b`"),
+    Rule("F005", "File is empty.", "Write the message or delete the file.", "a 0-byte file"),
+    Rule(
+        "F006",
+        "File is larger than `max-file-bytes`; it is refused before parsing.",
+        "Shorten the file or raise `max-file-bytes` in `[tool.hookmsg]`.",
+        "a 5 MB message",
+    ),
+    Rule(
+        "F007",
+        "File cannot be read (permissions, not a regular file, or a link out of the repository).",
+        "Make the path a readable regular file inside the repository.",
+        "`chmod 000 messages/x.md`",
+    ),
+    # Licence header.
+    Rule(
+        "L001",
+        "The licence line is missing.",
+        "Put the configured licence line on line 1, then a blank line.",
+        "a file starting with its title",
+    ),
+    Rule(
+        "L002",
+        "The licence line is not on line 1.",
+        "Move the licence line to line 1.",
+        "the licence line on line 3",
+    ),
+    Rule(
+        "L003",
+        "Line 1 looks like a licence line but its text is wrong.",
+        "Write the configured licence line exactly.",
+        "`<!-- SPDX-Licence-Identifier: MIT -->`",
+    ),
+    Rule(
+        "L004",
+        "The licence line names a different licence id.",
+        "Use the configured licence id.",
+        "`<!-- SPDX-License-Identifier: Apache-2.0 -->`",
+    ),
+    Rule(
+        "L005",
+        "The licence line appears more than once.",
+        "Keep only the one on line 1.",
+        "the licence line on lines 1 and 9",
+    ),
+    Rule(
+        "L006",
+        "The file starts with a byte order mark.",
+        "Save as UTF-8 without BOM.",
+        "`\\ufeff<!-- SPDX-... -->`",
+    ),
+    Rule(
+        "L007",
+        "The licence line has trailing whitespace.",
+        "Delete the spaces after `-->`.",
+        "`<!-- SPDX-License-Identifier: MIT -->  `",
+    ),
+    Rule(
+        "L008",
+        "The licence line is not followed by a blank line.",
+        "Insert a blank line after line 1.",
+        "the title on line 2",
+    ),
+    # Title.
+    Rule(
+        "T001",
+        "The message has no title line before its first section.",
+        "Start the message with a sentence or a `#` heading saying what it is for.",
+        "`## Advisory` right after the licence line",
+    ),
+    # Bindings.
+    Rule(
+        "B001",
+        "There is no `## Bindings` section.",
+        "Close the file with a `## Bindings` section.",
+        "a message that ends with its body",
+    ),
+    Rule(
+        "B002",
+        "The `## Bindings` section is not the last thing in the file.",
+        "Move the Bindings section to the end.",
+        "`## Advisory` after `## Bindings`",
+    ),
+    Rule(
+        "B003",
+        "There is more than one `## Bindings` section.",
+        "Merge them into one closing section.",
+        "two `## Bindings` headings",
+    ),
+    Rule(
+        "B004",
+        "A required binding direction is missing.",
+        "Add the `Drives →`, `Established by ↑` and `Cross-bound with ↔` bullets.",
+        "no `- **Drives →**` bullet",
+    ),
+    Rule(
+        "B005",
+        "Binding directions are out of order.",
+        "Order: Drives →, Driven by ←, Gated by ←, Satisfies →, Established by ↑, "
+        "Cross-bound with ↔.",
+        "`Cross-bound with ↔` before `Drives →`",
+    ),
+    Rule(
+        "B006",
+        "Unknown binding direction or wrong glyph.",
+        "Use a direction from the vocabulary with its glyph.",
+        "`- **Drives ↑** ...`",
+    ),
+    Rule(
+        "B007",
+        "A binding is empty or says TBD.",
+        "Write the binding, or omit a direction that has none.",
+        "`- **Drives →** TBD`",
+    ),
+    Rule(
+        "B008",
+        "An ASCII arrow appears in the Bindings section outside code.",
+        "Use the glyphs → ← ↑ ↔, or put the text in backticks.",
+        "`- **Drives →** edits -> tests`",
+    ),
+    Rule(
+        "B009",
+        "A backticked repository path in the Bindings section does not exist.",
+        "Fix the path or create the file.",
+        "`` `messages/missing.md` ``",
+    ),
+    Rule(
+        "B010",
+        "A cross-binding is not reciprocated.",
+        "Name this message in the other message's `Cross-bound with ↔` bullet.",
+        "A names `messages/b.md`, B does not name A",
+    ),
+    Rule(
+        "B011",
+        "A line in the Bindings section is not a `- **<Direction> <glyph>** text` bullet.",
+        "Write each binding as one bullet of that form.",
+        "`Drives: tests`",
+    ),
+    Rule(
+        "B012",
+        "A backticked path leaves the repository.",
+        "Name a path inside the repository, relative to its root.",
+        "`` `../other/file.md` ``",
+    ),
+    # Advisory.
+    Rule(
+        "A001",
+        "A guard has no `## Advisory` section.",
+        "Add the short text that the guard inserts when it fires.",
+        "a registered guard with only a body",
+    ),
+    Rule(
+        "A002",
+        "A message that is not a guard has an `## Advisory` section.",
+        "Remove the section, or register the message as a guard in the registry.",
+        "a context message with `## Advisory`",
+    ),
+    Rule(
+        "A003",
+        "There is more than one `## Advisory` section.",
+        "Keep one Advisory section.",
+        "two `## Advisory` headings",
+    ),
+    Rule(
+        "A004",
+        "The Advisory uses a placeholder that the registry does not declare for this guard.",
+        "Declare it under `[guards.<name>.placeholders]` or remove it.",
+        "`{{ file }}` where only `path` is declared",
+    ),
+    Rule(
+        "A005",
+        "A placeholder declared for this guard is not used in its Advisory.",
+        "Use it in the Advisory or remove it from the registry.",
+        "`path` declared, never written",
+    ),
+    Rule(
+        "A006",
+        "The Advisory uses Jinja2 syntax other than a plain `{{ name }}` variable.",
+        "Write only `{{ name }}`; no filters, attributes, tags or comments.",
+        "`{{ path | upper }}`, `{% if %}`",
+    ),
+    Rule(
+        "A007",
+        "The Advisory is not a valid Jinja2 template.",
+        "Close every `{{` with `}}`.",
+        "`{{ path`",
+    ),
+    Rule(
+        "A008",
+        "The `## Advisory` section is empty.",
+        "Write the text the guard inserts.",
+        "`## Advisory` directly followed by `## Bindings`",
+    ),
+    # Delivered text.
+    Rule(
+        "D001",
+        "The delivered text is longer than the harness cap (`delivered-cap`).",
+        "Shorten the message or split it.",
+        "a 12,000-character body",
+    ),
+    Rule(
+        "D002",
+        "The delivered text contains `${`, an unexpanded install token.",
+        "Remove the token or rewrite it.",
+        "`${HARNESS_ROOT}/hooks`",
+    ),
+    Rule(
+        "D003",
+        "The delivered text contains an invisible or bidirectional control character.",
+        "Delete the character; hidden text in model context is an injection vector.",
+        "U+202E RIGHT-TO-LEFT OVERRIDE",
+    ),
+    Rule(
+        "D004",
+        "The message delivers no text.",
+        "Write the message body.",
+        "a licence line and a Bindings section only",
+    ),
+    # Hook registry.
+    Rule(
+        "R001",
+        "A message file is neither registered nor listed as unwired.",
+        "Wire it in `[[dispatch]]` or list it under `[unwired]` with the reason.",
+        "`messages/new.md` missing from `catalog/hooks.toml`",
+    ),
+    Rule(
+        "R002",
+        "The registry names a message that does not exist.",
+        "Create the message file or fix the name.",
+        '`messages = ["stopp"]`',
+    ),
+    Rule(
+        "R003",
+        "A message is registered twice for the same event and matcher.",
+        "List each message once per dispatcher entry.",
+        '`messages = ["stop", "stop"]`',
+    ),
+    Rule(
+        "R004",
+        "A dispatcher entry names an unknown event.",
+        "Use an event from the harness vocabulary.",
+        '`event = "PreToolCall"`',
+    ),
+    Rule(
+        "R005",
+        "Two dispatcher entries share one event and matcher.",
+        "Merge them: one dispatcher entry per event and matcher.",
+        "two `PreToolUse`/`Write` entries",
+    ),
+    Rule(
+        "R006",
+        "A message is both registered and listed as unwired.",
+        "Remove it from `[unwired]` or from the dispatcher entries.",
+        "`stop` wired on Stop and unwired",
+    ),
+    Rule(
+        "R007",
+        "A guard registered for a message is reachable from no event and is not unwired.",
+        "Wire the guard, or list it under `[unwired]`.",
+        "`[guards.x]` with no dispatcher entry naming x",
+    ),
+    Rule(
+        "R008",
+        "A registered event has no timeout.",
+        "Add the event to `[timeouts]`.",
+        "`Stop` wired, no `timeouts.Stop`",
+    ),
+    # Catalogue files.
+    Rule(
+        "C001",
+        "A catalogue file is not valid TOML.",
+        "Fix the TOML syntax at the reported position.",
+        "`name = ` with no value",
+    ),
+    Rule(
+        "C002",
+        "A catalogue entry breaks the schema (a missing, unknown or ill-typed field).",
+        "Fix the named field of the named entry.",
+        '`manual = "yes"`',
+    ),
+    Rule(
+        "C003",
+        "A catalogue file is missing.",
+        "Create it; see the README for its shape.",
+        "no `catalog/skills.toml`",
+    ),
+    Rule(
+        "C004",
+        "A name is defined twice in the catalogue.",
+        "Rename or remove one of them.",
+        "two skills named `plan`",
+    ),
+    Rule(
+        "C005",
+        "A catalogue entry refers to something that does not exist.",
+        "Fix the reference (task group, event or tool name).",
+        '`group = "plann"`',
+    ),
+    Rule(
+        "C006",
+        "A task group has no skills or commands.",
+        "Add entries to the group or remove it.",
+        "`[[groups]] id = \"docs\"` with no entries",
+    ),
+    # Configuration.
+    Rule(
+        "K001",
+        "A `[tool.hookmsg]` setting is invalid (unknown key, wrong type, path out of the root).",
+        "Fix the named key in `pyproject.toml`.",
+        '`delivered-cap = "10k"`',
+    ),
+    Rule(
+        "K002",
+        "No readable `pyproject.toml` was found from the working directory upward.",
+        "Run hookmsg inside the project, or fix the TOML syntax of `pyproject.toml`.",
+        "running in `/tmp`",
+    ),
+    # Generated outputs.
+    Rule(
+        "G001",
+        "The skill index is over its character budget.",
+        "Shorten descriptions of the largest groups, or move entries out of the index.",
+        "1,712 characters against a 1,600 budget",
+    ),
+    Rule(
+        "G002",
+        "A generated file differs from what the sources produce (drift, or a hand edit).",
+        "Run `hookmsg build` and commit the result; never edit generated files by hand.",
+        "a hand edit of `generated/advisories.json`",
+    ),
+    Rule(
+        "G003",
+        "A generated file is missing.",
+        "Run `hookmsg build` and commit the result.",
+        "`generated/skill-index.md` deleted",
+    ),
+    Rule(
+        "G004",
+        "A file in the generated folder is produced by nothing (stale).",
+        "Run `hookmsg build`, which removes it, or delete it.",
+        "`generated/old-index.md` left behind",
+    ),
+)
+
+RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}
+
+
+def rule_table_markdown() -> str:
+    """The README's rule table, generated from RULES."""
+    lines = ["| Code | What it means | How to fix it |", "| --- | --- | --- |"]
+    lines += [f"| `{r.code}` | {r.summary} | {r.fix} |" for r in _RULES]
+    return "\n".join(lines) + "\n"

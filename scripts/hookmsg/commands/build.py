@@ -1,0 +1,56 @@
+"""`hookmsg build` and `hookmsg check` (also `hookmsg build --check`)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+
+from hookmsg.config import Project
+from hookmsg.errors import EXIT_FINDINGS, EXIT_OK
+from hookmsg.outputs import find_drift, format_drift_details, render_outputs, write_all
+from hookmsg.report import emit, note, summary
+from hookmsg.workspace import load_workspace, validate_workspace
+
+
+def build(
+    project: Project,
+    *,
+    check: bool,
+    fmt: str = "text",
+    names: Iterable[str] | None = None,
+    verbose: bool = False,
+) -> int:
+    """Validate, render every output (or `names`) in memory, then write or compare.
+
+    Check mode never writes. Write mode writes nothing unless validation is clean,
+    and then replaces only the files whose bytes change.
+    """
+    workspace = load_workspace(project)
+    diagnostics = validate_workspace(workspace)
+    selected = list(names) if names is not None else None
+    if check:
+        drift = []
+        if workspace.renderable:
+            drift = find_drift(workspace, render_outputs(workspace, selected), stale=selected is None)
+        emit(sorted([*diagnostics, *(d.diagnostic() for d in drift)]), fmt)
+        if drift and fmt == "text":
+            sys.stdout.write(format_drift_details(drift))
+        if verbose or ((diagnostics or drift) and fmt == "text"):
+            note(summary([*diagnostics, *(d.diagnostic() for d in drift)], "check"))
+        return EXIT_FINDINGS if diagnostics or drift else EXIT_OK
+
+    emit(diagnostics, fmt)
+    if diagnostics:
+        if fmt == "text":
+            note(summary(diagnostics, "build") + "; nothing was written")
+        return EXIT_FINDINGS
+    outputs = render_outputs(workspace, selected)
+    drift = find_drift(workspace, outputs, stale=selected is None)
+    changed = {d.display for d in drift if d.state != "stale"}
+    stale = [project.root / d.display for d in drift if d.state == "stale"]
+    write_all([o for o in outputs if o.display in changed], stale)
+    for item in drift:
+        note(f"{'removed' if item.state == 'stale' else 'wrote'} {item.display}")
+    if not drift and verbose:
+        note("every generated file is up to date")
+    return EXIT_OK

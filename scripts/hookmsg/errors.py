@@ -1,0 +1,39 @@
+"""The one exception hierarchy, and the one place that maps it to exit codes."""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+
+
+class HookmsgError(Exception):
+    """Base of every error the pipeline raises on purpose; never shown as a traceback."""
+
+    exit_code = EXIT_FINDINGS
+
+
+class UsageError(HookmsgError):
+    """The command line asked for something that cannot be done (unknown name, missing path)."""
+
+    exit_code = EXIT_USAGE
+
+
+class ConfigError(HookmsgError):
+    """`[tool.hookmsg]` is missing, unreadable or holds a bad setting."""
+
+    exit_code = EXIT_USAGE
+
+
+class FindingsError(HookmsgError):
+    """Validation found problems; the diagnostics were already reported."""
+
+    exit_code = EXIT_FINDINGS
+
+
+def exit_code_for(error: BaseException) -> int:
+    if isinstance(error, HookmsgError):
+        return error.exit_code
+    if isinstance(error, KeyboardInterrupt):
+        return 130
+    return EXIT_FINDINGS

@@ -1,0 +1,191 @@
+"""The generated files, and the two ways to use them: write atomically, or check for drift.
+
+One code path renders every output in memory; a mode decides what happens next.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import os
+import tempfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from hookmsg.diagnostics import Diagnostic
+from hookmsg.workspace import SKILL_INDEX_FILE, Workspace
+
+MAX_DIFF_LINES = 60
+FIX_COMMAND = "hookmsg build"
+
+
+@dataclass(frozen=True)
+class Generator:
+    """One generated file: its name inside `generated/` and the function that renders it."""
+
+    name: str
+    render: Callable[[Workspace], str]
+
+
+def _skill_index(workspace: Workspace) -> str:
+    if workspace.skill_index is None:
+        raise ValueError("the skill catalogue did not load")
+    return workspace.skill_index.text
+
+
+def _advisories(workspace: Workspace) -> str:
+    from hookmsg.render.advisories import render_advisories
+
+    return render_advisories(workspace)
+
+
+def _inventory_md(workspace: Workspace) -> str:
+    from hookmsg.render.inventory import render_inventory_markdown
+
+    return render_inventory_markdown(workspace)
+
+
+def _inventory_json(workspace: Workspace) -> str:
+    from hookmsg.render.inventory import render_inventory_json
+
+    return render_inventory_json(workspace)
+
+
+GENERATORS: tuple[Generator, ...] = (
+    Generator(SKILL_INDEX_FILE, _skill_index),
+    Generator("advisories.json", _advisories),
+    Generator("hook-message-inventory.md", _inventory_md),
+    Generator("hook-message-inventory.json", _inventory_json),
+)
+GENERATOR_NAMES = tuple(g.name for g in GENERATORS)
+
+
+@dataclass(frozen=True)
+class Output:
+    path: Path
+    display: str
+    content: bytes
+
+
+def render_outputs(workspace: Workspace, names: Iterable[str] | None = None) -> list[Output]:
+    """Render the chosen outputs (default: all) in memory. Writes nothing."""
+    wanted = set(GENERATOR_NAMES if names is None else names)
+    outputs = []
+    for generator in GENERATORS:
+        if generator.name in wanted:
+            path = workspace.project.generated_dir / generator.name
+            text = generator.render(workspace)
+            outputs.append(Output(path, workspace.project.relative(path), text.encode("utf-8")))
+    return outputs
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
+
+
+def stale_files(workspace: Workspace) -> list[Path]:
+    """Files in `generated/` that no generator produces (including leftover temporaries)."""
+    folder = workspace.project.generated_dir
+    if not folder.is_dir():
+        return []
+    produced = {folder / name for name in GENERATOR_NAMES}
+    return sorted(
+        (p for p in folder.rglob("*") if (p.is_file() or p.is_symlink()) and p not in produced),
+        key=lambda p: p.as_posix(),
+    )
+
+
+def write_all(changes: Iterable[Output], remove: Iterable[Path] = ()) -> None:
+    """Replace every changed output atomically, all or nothing as far as the OS allows.
+
+    Every new content is first written and synced to a temporary file beside its
+    target; only when all of them exist are they renamed over the targets. A failure
+    before that point removes the temporaries and leaves every target as it was.
+    """
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for output in changes:
+            output.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, name = tempfile.mkstemp(
+                prefix=f".{output.path.name}.", suffix=".tmp", dir=output.path.parent
+            )
+            staged.append((Path(name), output.path))
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(output.content)
+                handle.flush()
+                os.fsync(handle.fileno())
+            Path(name).chmod(0o644)
+        for temporary, target in staged:
+            temporary.replace(target)
+        staged = []
+    finally:
+        for temporary, _ in staged:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+    for path in remove:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
+DRIFT_CODES = {"drifted": "G002", "missing": "G003", "stale": "G004"}
+_DRIFT_TEXT = {
+    "drifted": "differs from what the sources produce",
+    "missing": "is missing",
+    "stale": "is produced by nothing",
+}
+
+
+@dataclass(frozen=True)
+class Drift:
+    """One generated file that differs from what the sources produce."""
+
+    display: str
+    state: str  # "drifted", "missing" or "stale"
+    diff: tuple[str, ...] = ()
+
+    def diagnostic(self) -> Diagnostic:
+        return Diagnostic(self.display, 1, 1, DRIFT_CODES[self.state], _DRIFT_TEXT[self.state])
+
+
+def _diff(display: str, committed: bytes, expected: bytes) -> tuple[str, ...]:
+    old = committed.decode("utf-8", errors="replace").splitlines(keepends=True)
+    new = expected.decode("utf-8", errors="replace").splitlines(keepends=True)
+    lines = [
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+        for line in difflib.unified_diff(
+            old, new, f"{display} (committed)", f"{display} (from the sources)"
+        )
+    ]
+    if len(lines) > MAX_DIFF_LINES:
+        hidden = len(lines) - MAX_DIFF_LINES
+        lines = [*lines[:MAX_DIFF_LINES], f"... diff cut here: {hidden} more lines\n"]
+    return tuple(lines)
+
+
+def find_drift(workspace: Workspace, outputs: list[Output], *, stale: bool = True) -> list[Drift]:
+    """Compare rendered outputs with the files on disk. Reads only; never writes."""
+    found = []
+    for output in outputs:
+        committed = _read_bytes(output.path)
+        if committed is None:
+            found.append(Drift(output.display, "missing"))
+        elif committed != output.content:
+            diff = _diff(output.display, committed, output.content)
+            found.append(Drift(output.display, "drifted", diff))
+    if stale:
+        found += [Drift(workspace.project.relative(p), "stale") for p in stale_files(workspace)]
+    return found
+
+
+def format_drift_details(drift: list[Drift]) -> str:
+    """The diffs and the one command that fixes everything, for people."""
+    lines: list[str] = []
+    for item in drift:
+        if item.diff:
+            lines += ["\n", *item.diff]
+    lines.append(f"\nFix: run `{FIX_COMMAND}`, then commit the generated files.\n")
+    return "".join(lines)

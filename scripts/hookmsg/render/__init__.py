@@ -1,0 +1,1 @@
+"""Renderers: pure functions from the loaded sources to the text of each output."""

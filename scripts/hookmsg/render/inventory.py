@@ -1,0 +1,123 @@
+"""The hook message inventory, as a Markdown table and as JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hookmsg.delivery import why_not_delivered
+from hookmsg.render.jsonout import dump_json
+from hookmsg.render.templates import render
+from hookmsg.rules.advisory import scan_template
+from hookmsg.vocabulary import EVENTS, EVERY, TOOL_EVENTS
+from hookmsg.workspace import SKILL_INDEX, Workspace
+
+
+def _kind(workspace: Workspace, name: str) -> str:
+    registry = workspace.catalogue.registry
+    if name == SKILL_INDEX:
+        return "generated"
+    return "guard" if registry is not None and name in registry.guards else "context"
+
+
+def inventory_data(workspace: Workspace) -> dict[str, Any]:
+    registry = workspace.catalogue.registry
+    harnesses = workspace.catalogue.harnesses.harnesses if workspace.catalogue.harnesses else []
+    cap = workspace.project.settings.delivered_cap
+    rows = []
+    for name, message in sorted(workspace.all_messages().items()):
+        loaded_by = registry.loaded_by(name) if registry is not None else []
+        delivered, missed = [], []
+        for harness in harnesses:
+            reasons = [why_not_delivered(harness, event, matcher) for event, matcher in loaded_by]
+            if any(reason is None for reason in reasons):
+                delivered.append(harness.id)
+            elif reasons:
+                missed.append({"harness": harness.id, "reason": reasons[0]})
+        advisory = message.advisory
+        placeholders = (
+            sorted({p.name for p in scan_template(advisory[0]).placeholders}) if advisory else []
+        )
+        rows.append(
+            {
+                "name": name,
+                "file": message.display,
+                "kind": _kind(workspace, name),
+                "loaded_by": [{"event": e, "matcher": m} for e, m in loaded_by],
+                "unwired": registry.unwired.get(name) if registry is not None else None,
+                "delivered_by": delivered,
+                "not_delivered_by": missed,
+                "size": len(message.delivered),
+                "placeholders": placeholders,
+                "description": message.title or "",
+            }
+        )
+    used = {e for h in harnesses for e in h.events} | (
+        {entry.event for entry in registry.dispatch} if registry is not None else set()
+    )
+    return {
+        "cap": cap,
+        "events": [event for event in EVENTS if event in used],
+        "harnesses": [
+            {"id": h.id, "name": h.name, "events": dict(sorted(h.events.items()))}
+            for h in harnesses
+        ],
+        "messages": rows,
+    }
+
+
+def cell(text: str) -> str:
+    """Make text safe inside a Markdown table cell: one line, pipes escaped."""
+    flat = " ".join(text.split())
+    return flat.replace("\\", "\\\\").replace("|", "\\|") or "—"
+
+
+def _loaded(event: str, matcher: str) -> str:
+    return event if matcher == EVERY and event not in TOOL_EVENTS else f"{event} {matcher}"
+
+
+def render_inventory_json(workspace: Workspace) -> str:
+    return dump_json(inventory_data(workspace))
+
+
+def render_inventory_markdown(workspace: Workspace) -> str:
+    data = inventory_data(workspace)
+    cap = data["cap"]
+    rows = []
+    gaps = []
+    for row in data["messages"]:
+        loaded = [_loaded(item["event"], item["matcher"]) for item in row["loaded_by"]]
+        if row["unwired"]:
+            loaded.append(f"unwired: {row['unwired']}")
+        rows.append(
+            [
+                f"`{row['name']}`",
+                row["kind"],
+                cell("; ".join(loaded)),
+                cell(", ".join(row["delivered_by"])),
+                f"{row['size']:,} / {cap:,}",
+                cell(", ".join(f"`{p}`" for p in row["placeholders"])),
+                cell(row["description"]),
+            ]
+        )
+        if row["not_delivered_by"] and row["loaded_by"]:
+            reasons: dict[str, list[str]] = {}
+            for item in row["not_delivered_by"]:
+                reasons.setdefault(item["reason"], []).append(item["harness"])
+            gaps.append(
+                (
+                    row["name"],
+                    "; ".join(f"{', '.join(ids)} ({reason})" for reason, ids in reasons.items()),
+                )
+            )
+    matrix = [
+        [cell(h["name"]), *[cell(h["events"].get(event, "")) for event in data["events"]]]
+        for h in data["harnesses"]
+    ]
+    return render(
+        "hook-message-inventory.md.j2",
+        licence_line=workspace.project.settings.licence_line,
+        rows=rows,
+        gaps=gaps,
+        events=data["events"],
+        matrix=matrix,
+    )

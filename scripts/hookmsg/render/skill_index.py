@@ -1,0 +1,61 @@
+"""`skill-index.md`: one line per task group, rendered from the skill catalogue."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hookmsg.catalogue import SkillCatalogue
+from hookmsg.config import Project
+from hookmsg.message import parse_text
+from hookmsg.render.templates import render
+
+
+@dataclass(frozen=True)
+class SkillIndex:
+    """The plugin-form file text, and the delivered sizes of both install forms."""
+
+    text: str
+    engine_text: str
+    plugin_size: int
+    engine_size: int
+    group_sizes: tuple[tuple[str, int], ...]
+
+    def largest_groups(self, count: int) -> list[tuple[str, int]]:
+        return sorted(self.group_sizes, key=lambda item: (-item[1], item[0]))[:count]
+
+
+def _delivered_size(text: str, licence_line: str) -> int:
+    return len(parse_text(text, licence_line).delivered)
+
+
+def render_skill_index(skills: SkillCatalogue, project: Project) -> SkillIndex:
+    prefix = f"/{skills.namespace}:"
+    groups = []
+    for group in skills.groups:
+        members = sorted((s for s in skills.skills if s.group == group.id), key=lambda s: s.name)
+        entries = [f"{prefix}{s.name}" if s.manual else s.name for s in members]
+        if entries:
+            groups.append((group.title, f"- **{group.title}:** " + ", ".join(entries)))
+    cross_bound = [
+        {"path": project.relative(project.messages_dir / f"{name}.md"), "reason": reason}
+        for name, reason in sorted(skills.cross_bound.items())
+    ]
+    licence_line = project.settings.licence_line
+    text = render(
+        "skill-index.md.j2",
+        licence_line=licence_line,
+        group_lines=[line for _, line in groups],
+        skills_path=project.relative(project.catalog_file("skills.toml")),
+        hooks_path=project.relative(project.catalog_file("hooks.toml")),
+        cross_bound=cross_bound,
+    )
+    # The engine install strips the plugin namespace from every slash command.
+    engine_text = text.replace(prefix, "/")
+    sizes = tuple((title, len(line)) for title, line in groups)
+    return SkillIndex(
+        text=text,
+        engine_text=engine_text,
+        plugin_size=_delivered_size(text, licence_line),
+        engine_size=_delivered_size(engine_text, licence_line),
+        group_sizes=sizes,
+    )

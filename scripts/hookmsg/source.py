@@ -1,0 +1,108 @@
+"""Read a file once and turn its bytes into text, reporting every file-level problem."""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from hookmsg.diagnostics import Diagnostic
+
+BOM = "\ufeff"
+
+
+@dataclass(frozen=True)
+class SourceText:
+    """A file's text with LF line endings and no BOM, and what was normalised away."""
+
+    path: Path
+    display: str
+    text: str
+    had_bom: bool
+
+
+def _position(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based line and column (in characters) of byte `offset`."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    line = data.count(b"\n", 0, offset) + 1
+    col = len(data[line_start:offset].decode("utf-8", errors="replace")) + 1
+    return line, col
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+    except ValueError:
+        return False
+    return True
+
+
+def read_source(
+    path: Path, display: str, *, max_bytes: int, root: Path | None = None
+) -> tuple[SourceText | None, list[Diagnostic]]:
+    """Read `path`; return its text (or None when it cannot be parsed) and file-level findings.
+
+    Never raises for a bad file: every failure becomes a diagnostic.
+    """
+
+    def fail(code: str, message: str, line: int = 1, col: int = 1) -> list[Diagnostic]:
+        return [Diagnostic(display, line, col, code, message)]
+
+    try:
+        if root is not None and path.is_symlink():
+            target = path.resolve(strict=True)
+            if not _inside(target, root.resolve()):
+                return None, fail("F007", "symbolic link points outside the repository")
+        info = path.stat()
+    except (OSError, RuntimeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        return None, fail("F007", f"cannot read file: {reason}")
+    if not stat.S_ISREG(info.st_mode):
+        return None, fail("F007", "not a regular file")
+    if info.st_size > max_bytes:
+        return None, fail(
+            "F006", f"file is {info.st_size} bytes, over the {max_bytes}-byte limit; not parsed"
+        )
+    try:
+        # O_NONBLOCK: a FIFO swapped in after the stat must not hang the read.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as error:
+        return None, fail("F007", f"cannot read file: {error.strerror or error}")
+    if len(data) > max_bytes:
+        return None, fail("F006", f"file is over the {max_bytes}-byte limit; not parsed")
+    if not data.strip():
+        return None, fail("F005", "file is empty")
+
+    diagnostics: list[Diagnostic] = []
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line, col = _position(data, error.start)
+        return None, fail(
+            "F001", f"file is not valid UTF-8 (byte 0x{data[error.start]:02x})", line, col
+        )
+
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line, col = _position(data, nul)
+        count = data.count(b"\x00")
+        diagnostics += fail("F004", f"file contains {count} NUL byte(s)", line, col)
+
+    crlf = data.find(b"\r\n")
+    if crlf >= 0:
+        line, _ = _position(data, crlf)
+        count = data.count(b"\r\n")
+        diagnostics += fail("F002", f"CRLF line endings on {count} line(s); use LF", line)
+    bare_cr = data.replace(b"\r\n", b" \n").find(b"\r")
+    if bare_cr >= 0:
+        line, col = _position(data.replace(b"\r\n", b" \n"), bare_cr)
+        diagnostics += fail("F003", "bare CR line ending; use LF", line, col)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+
+    had_bom = text.startswith(BOM)
+    if had_bom:
+        text = text[len(BOM) :]
+    return SourceText(path=path, display=display, text=text, had_bom=had_bom), diagnostics

@@ -1,0 +1,218 @@
+"""Load everything once (configuration, catalogue, messages) and validate it.
+
+The one model that the CLI, the doit tasks and the tests share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hookmsg.catalogue import Catalogue, load_catalogue
+from hookmsg.config import Project
+from hookmsg.diagnostics import Diagnostic, sort_diagnostics
+from hookmsg.errors import UsageError
+from hookmsg.message import Message, parse_message, parse_text
+from hookmsg.render.skill_index import SkillIndex, render_skill_index
+from hookmsg.rules import MessageContext, check_message
+from hookmsg.rules import registry as registry_rules
+from hookmsg.source import read_source
+
+SKILL_INDEX = "skill-index"
+SKILL_INDEX_FILE = "skill-index.md"
+
+
+@dataclass
+class Workspace:
+    """The project's sources, loaded and parsed once."""
+
+    project: Project
+    catalogue: Catalogue
+    messages: dict[str, Message]
+    skill_index: SkillIndex | None
+    skill_index_message: Message | None
+    diagnostics: list[Diagnostic]
+    _parsed: dict[Path, Message | None] = field(default_factory=dict)
+
+    @property
+    def renderable(self) -> bool:
+        """Did every catalogue part load, so that every output can be rendered?"""
+        parts = (self.catalogue.registry, self.catalogue.harnesses, self.skill_index)
+        return all(part is not None for part in parts)
+
+    @property
+    def skill_index_path(self) -> Path:
+        return self.project.generated_dir / SKILL_INDEX_FILE
+
+    def all_messages(self) -> dict[str, Message]:
+        """Authored messages and the generated skill index, by name."""
+        found = dict(self.messages)
+        if self.skill_index_message is not None:
+            found[SKILL_INDEX] = self.skill_index_message
+        return found
+
+    def message_names(self) -> dict[str, str]:
+        """Every name a registry may use, with the path shown for it."""
+        names = {name: message.display for name, message in self.messages.items()}
+        names[SKILL_INDEX] = self.project.relative(self.skill_index_path)
+        return names
+
+    def message_at(self, path: Path) -> Message | None:
+        """The parsed message at an absolute path: in memory first, else read from disk."""
+        key = path.resolve()
+        if key == self.skill_index_path.resolve():
+            return self.skill_index_message
+        if key not in self._parsed:
+            self._parsed[key] = None
+            for message in self.messages.values():
+                if message.path.resolve() == key:
+                    self._parsed[key] = message
+                    break
+            else:
+                self._parsed[key] = self._read(key)
+        return self._parsed[key]
+
+    def _read(self, path: Path) -> Message | None:
+        settings = self.project.settings
+        source, _ = read_source(
+            path, self.project.relative(path), max_bytes=settings.max_file_bytes, root=self.project.root
+        )
+        return parse_message(source, settings.licence_line) if source is not None else None
+
+    def context_for(self, message: Message, *, registered: bool) -> MessageContext:
+        settings = self.project.settings
+        registry = self.catalogue.registry
+        guard = registry.guards.get(message.name) if registry is not None and registered else None
+        return MessageContext(
+            licence_line=settings.licence_line,
+            delivered_cap=settings.delivered_cap,
+            root=self.project.root,
+            registered=registered,
+            placeholders=dict(guard.placeholders) if guard is not None else None,
+            planned_paths=frozenset({self.project.relative(self.skill_index_path)}),
+            message_at=self.message_at,
+        )
+
+
+def read_message(project: Project, path: Path) -> tuple[Message | None, list[Diagnostic]]:
+    settings = project.settings
+    source, found = read_source(
+        path, project.relative(path), max_bytes=settings.max_file_bytes, root=project.root
+    )
+    if source is None:
+        return None, found
+    return parse_message(source, settings.licence_line), found
+
+
+def message_files(project: Project) -> list[Path]:
+    folder = project.messages_dir
+    if not folder.is_dir():
+        return []
+    return sorted(folder.glob("*.md"), key=lambda p: p.name)
+
+
+def load_workspace(project: Project) -> Workspace:
+    """Read the catalogue and every message once; render the skill index in memory."""
+    catalogue = load_catalogue(project)
+    diagnostics = list(catalogue.diagnostics)
+    messages: dict[str, Message] = {}
+    if not project.messages_dir.is_dir():
+        diagnostics.append(
+            Diagnostic(project.settings.messages, 1, 1, "F007", "the messages folder does not exist")
+        )
+    for path in message_files(project):
+        message, found = read_message(project, path)
+        diagnostics += found
+        if message is not None:
+            messages[message.name] = message
+    skill_index = skill_message = None
+    if catalogue.skills is not None:
+        skill_index = render_skill_index(catalogue.skills, project)
+        skill_message = parse_text(
+            skill_index.text,
+            project.settings.licence_line,
+            project.relative(project.generated_dir / SKILL_INDEX_FILE),
+        )
+    return Workspace(project, catalogue, messages, skill_index, skill_message, diagnostics)
+
+
+def _budget(workspace: Workspace) -> list[Diagnostic]:
+    index = workspace.skill_index
+    if index is None:
+        return []
+    budget = workspace.project.settings.skill_index_budget
+    found = []
+    for form, size in (("plugin", index.plugin_size), ("engine", index.engine_size)):
+        if size > budget:
+            largest = ", ".join(f"{title} ({chars})" for title, chars in index.largest_groups(3))
+            found.append(
+                Diagnostic(
+                    workspace.project.relative(workspace.project.catalog_file("skills.toml")),
+                    1,
+                    1,
+                    "G001",
+                    f"skill index ({form} form) delivers {size} characters, {size - budget} over "
+                    f"the {budget} budget; largest groups: {largest}",
+                )
+            )
+    return found
+
+
+def validate_workspace(workspace: Workspace) -> list[Diagnostic]:
+    """Every rule over the whole project: messages, skill index, registry, budget."""
+    found = list(workspace.diagnostics)
+    for message in workspace.all_messages().values():
+        found += check_message(message, workspace.context_for(message, registered=True))
+    registry = workspace.catalogue.registry
+    if registry is not None:
+        found += registry_rules.check(
+            registry,
+            workspace.catalogue.registry_text,
+            workspace.catalogue.registry_display,
+            workspace.message_names(),
+        )
+    found += _budget(workspace)
+    return sort_diagnostics(found)
+
+
+def _expand(paths: Sequence[Path]) -> list[Path]:
+    files: list[Path] = []
+    for path in paths:
+        if not path.exists() and not path.is_symlink():
+            raise UsageError(f"{path}: no such file or folder")
+        if path.is_dir():
+            files += sorted(
+                (p for p in path.rglob("*.md") if not p.is_dir()), key=lambda p: p.as_posix()
+            )
+        else:
+            files.append(path)
+    return files
+
+
+def validate_paths(workspace: Workspace, paths: Sequence[Path]) -> list[Diagnostic]:
+    """Message rules on explicit files and folders; registry rules for those in `messages/`."""
+    project = workspace.project
+    found: list[Diagnostic] = list(workspace.catalogue.diagnostics)
+    messages_dir = project.messages_dir.resolve()
+    for path in _expand(paths):
+        message, problems = read_message(project, path.absolute())
+        found += problems
+        if message is None:
+            continue
+        registered = path.absolute().resolve().parent == messages_dir
+        found += check_message(message, workspace.context_for(message, registered=registered))
+        if registered and workspace.catalogue.registry is not None:
+            registry = workspace.catalogue.registry
+            if message.name not in registry.wired_names() | set(registry.unwired):
+                found.append(
+                    Diagnostic(
+                        message.display,
+                        1,
+                        1,
+                        "R001",
+                        f"message '{message.name}' is not registered in "
+                        f"{workspace.catalogue.registry_display} nor listed under [unwired]",
+                    )
+                )
+    return sort_diagnostics(found)
