@@ -72,9 +72,7 @@ class Harness(_Strict):
     session_start_sources: bool = False
     notes: str = ""
     events: dict[str, Annotated[str, StringConstraints(min_length=1)]] = Field(min_length=1)
-    tools: dict[str, Annotated[str, StringConstraints(min_length=1)]] = Field(
-        default_factory=dict
-    )
+    tools: dict[str, Annotated[str, StringConstraints(min_length=1)]] = Field(default_factory=dict)
 
 
 class HarnessCatalogue(_Strict):
@@ -174,7 +172,9 @@ def _duplicates(
     found = []
     for index, name in enumerate(names):
         if counts[name] > 1 and name in seen:
-            found.append(Diagnostic(display, line_of(index), 1, "C004", f"{what} '{name}' is defined twice"))
+            found.append(
+                Diagnostic(display, line_of(index), 1, "C004", f"{what} '{name}' is defined twice")
+            )
         seen.add(name)
     return found
 

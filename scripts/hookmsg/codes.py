@@ -21,7 +21,9 @@ _RULES: tuple[Rule, ...] = (
     Rule("F001", "File is not valid UTF-8.", "Re-save the file as UTF-8.", "a Latin-1 `\\xe9`"),
     Rule("F002", "File uses CRLF line endings.", "Convert the file to LF endings.", "`text\\r\\n`"),
     Rule("F003", "File uses bare CR line endings.", "Convert the file to LF endings.", "`a\\rb`"),
-    Rule("F004", "File contains a NUL byte.", "Remove the NUL byte; it is binary data.", "`a\\x00b`"),
+    Rule(
+        "F004", "File contains a NUL byte.", "Remove the NUL byte; it is binary data.", "`a\\x00b`"
+    ),
     Rule("F005", "File is empty.", "Write the message or delete the file.", "a 0-byte file"),
     Rule(
         "F006",
@@ -323,7 +325,7 @@ _RULES: tuple[Rule, ...] = (
         "C006",
         "A task group has no skills or commands.",
         "Add entries to the group or remove it.",
-        "`[[groups]] id = \"docs\"` with no entries",
+        '`[[groups]] id = "docs"` with no entries',
     ),
     # Configuration.
     Rule(

@@ -206,9 +206,9 @@ def parse_message(source: SourceText, licence_line: str) -> Message:
     first_heading = headings[0][0] if headings else count + 1
     if first_heading > 1:
         sections.append(Section("", None, 1, first_heading - 1))
-    for position, (line, title) in enumerate(headings):
+    for position, (line, heading) in enumerate(headings):
         end = headings[position + 1][0] - 1 if position + 1 < len(headings) else count
-        sections.append(Section(title, line, line, end))
+        sections.append(Section(heading, line, line, end))
 
     bindings: list[Binding] = []
     stray: list[int] = []

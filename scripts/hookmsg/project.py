@@ -46,7 +46,9 @@ def read_tool_table(root: Path) -> tuple[dict[str, Any], str]:
     except tomllib.TOMLDecodeError as error:
         line = getattr(error, "lineno", 1) or 1
         col = getattr(error, "colno", 1) or 1
-        raise ConfigError(f"{path}:{line}:{col}: K002 {PYPROJECT} is not valid TOML: {error}") from None
+        raise ConfigError(
+            f"{path}:{line}:{col}: K002 {PYPROJECT} is not valid TOML: {error}"
+        ) from None
     tool = data.get("tool", {})
     table = tool.get("hookmsg", {}) if isinstance(tool, dict) else {}
     if not isinstance(table, dict):

@@ -39,18 +39,22 @@ def locate(text: str, loc: tuple[str | int, ...], needle: str | None = None) -> 
             ]
             if following < len(headers):
                 begin = headers[following]
-                stop = next(
-                    (i for i in range(begin + 1, end) if _HEADER.match(lines[i])), end
-                )
+                stop = next((i for i in range(begin + 1, end) if _HEADER.match(lines[i])), end)
                 start, end, block_line = begin + 1, stop, begin + 1
                 position += 2
                 continue
         header = next(
-            (i for i in range(start, end) if (m := _HEADER.match(lines[i])) and m.group(1) == dotted),
+            (
+                i
+                for i in range(start, end)
+                if (m := _HEADER.match(lines[i])) and m.group(1) == dotted
+            ),
             None,
         )
         if header is not None:
-            stop = next((i for i in range(header + 1, len(lines)) if _HEADER.match(lines[i])), len(lines))
+            stop = next(
+                (i for i in range(header + 1, len(lines)) if _HEADER.match(lines[i])), len(lines)
+            )
             start, end, block_line = header + 1, stop, header + 1
             path = [dotted]
         else:
@@ -60,7 +64,11 @@ def locate(text: str, loc: tuple[str | int, ...], needle: str | None = None) -> 
                 start = key_line
                 # A multi-line array belongs to its key: search it until the next key.
                 end = next(
-                    (i for i in range(key_line + 1, end) if _key_of(lines[i]) or _HEADER.match(lines[i])),
+                    (
+                        i
+                        for i in range(key_line + 1, end)
+                        if _key_of(lines[i]) or _HEADER.match(lines[i])
+                    ),
                     end,
                 )
         position += 1

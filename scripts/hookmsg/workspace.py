@@ -76,7 +76,10 @@ class Workspace:
     def _read(self, path: Path) -> Message | None:
         settings = self.project.settings
         source, _ = read_source(
-            path, self.project.relative(path), max_bytes=settings.max_file_bytes, root=self.project.root
+            path,
+            self.project.relative(path),
+            max_bytes=settings.max_file_bytes,
+            root=self.project.root,
         )
         return parse_message(source, settings.licence_line) if source is not None else None
 
@@ -119,7 +122,9 @@ def load_workspace(project: Project) -> Workspace:
     messages: dict[str, Message] = {}
     if not project.messages_dir.is_dir():
         diagnostics.append(
-            Diagnostic(project.settings.messages, 1, 1, "F007", "the messages folder does not exist")
+            Diagnostic(
+                project.settings.messages, 1, 1, "F007", "the messages folder does not exist"
+            )
         )
     for path in message_files(project):
         message, found = read_message(project, path)
@@ -203,16 +208,10 @@ def validate_paths(workspace: Workspace, paths: Sequence[Path]) -> list[Diagnost
         registered = path.absolute().resolve().parent == messages_dir
         found += check_message(message, workspace.context_for(message, registered=registered))
         if registered and workspace.catalogue.registry is not None:
-            registry = workspace.catalogue.registry
-            if message.name not in registry.wired_names() | set(registry.unwired):
-                found.append(
-                    Diagnostic(
-                        message.display,
-                        1,
-                        1,
-                        "R001",
-                        f"message '{message.name}' is not registered in "
-                        f"{workspace.catalogue.registry_display} nor listed under [unwired]",
-                    )
-                )
+            found += registry_rules.unregistered(
+                workspace.catalogue.registry,
+                workspace.catalogue.registry_display,
+                message.name,
+                message.display,
+            )
     return sort_diagnostics(found)

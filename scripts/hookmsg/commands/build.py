@@ -31,7 +31,9 @@ def build(
     if check:
         drift = []
         if workspace.renderable:
-            drift = find_drift(workspace, render_outputs(workspace, selected), stale=selected is None)
+            drift = find_drift(
+                workspace, render_outputs(workspace, selected), stale=selected is None
+            )
         emit(sorted([*diagnostics, *(d.diagnostic() for d in drift)]), fmt)
         if drift and fmt == "text":
             sys.stdout.write(format_drift_details(drift))

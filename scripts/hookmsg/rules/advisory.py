@@ -76,7 +76,9 @@ def check(message: Message, context: MessageContext) -> list[Diagnostic]:
     if context.registered:
         if context.is_guard and not sections:
             found.append(
-                Diagnostic(path, 1, 1, "A001", "registered as a guard but has no `## Advisory` section")
+                Diagnostic(
+                    path, 1, 1, "A001", "registered as a guard but has no `## Advisory` section"
+                )
             )
         if not context.is_guard and sections:
             found.append(
@@ -111,7 +113,13 @@ def check(message: Message, context: MessageContext) -> list[Diagnostic]:
     error = template_error(text)
     if error is not None:
         found.append(
-            Diagnostic(path, start + error[0] - 1, 1, "A007", f"Advisory is not a valid template: {error[1]}")
+            Diagnostic(
+                path,
+                start + error[0] - 1,
+                1,
+                "A007",
+                f"Advisory is not a valid template: {error[1]}",
+            )
         )
     if context.registered and context.placeholders is not None:
         declared = context.placeholders

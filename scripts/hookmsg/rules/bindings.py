@@ -76,7 +76,11 @@ def _check_entry(message: Message, binding: Binding) -> list[Diagnostic]:
         known = ", ".join(f"{d} {g}" for d, g in DIRECTIONS)
         found.append(
             Diagnostic(
-                path, binding.line, 3, "B006", f"unknown direction '{binding.label}'; use one of: {known}"
+                path,
+                binding.line,
+                3,
+                "B006",
+                f"unknown direction '{binding.label}'; use one of: {known}",
             )
         )
     if not binding.text or _PLACEHOLDER_WORDS.search(binding.text):
@@ -93,15 +97,23 @@ def _check_entry(message: Message, binding: Binding) -> list[Diagnostic]:
     return found
 
 
-def _check_directions(message: Message, heading_line: int, entries: list[Binding]) -> list[Diagnostic]:
+def _check_directions(
+    message: Message, heading_line: int, entries: list[Binding]
+) -> list[Diagnostic]:
     path = message.display
     found = []
-    known = [b for b in entries if b.direction in DIRECTION_ORDER and b.glyph == DIRECTION_GLYPH[b.direction or ""]]
+    known = [
+        b
+        for b in entries
+        if b.direction in DIRECTION_ORDER and b.glyph == DIRECTION_GLYPH[b.direction or ""]
+    ]
     present = {b.direction for b in known}
     for direction in REQUIRED_DIRECTIONS:
         if direction not in present:
             found.append(
-                Diagnostic(path, heading_line, 1, "B004", f"missing required binding '{_label(direction)}'")
+                Diagnostic(
+                    path, heading_line, 1, "B004", f"missing required binding '{_label(direction)}'"
+                )
             )
     highest: Binding | None = None
     for binding in known:
@@ -149,13 +161,19 @@ def _check_path(message: Message, span: CodeSpan, context: MessageContext) -> li
     if target is None:
         return [
             Diagnostic(
-                message.display, span.line, span.col, "B012", f"path `{span.text}` leaves the repository"
+                message.display,
+                span.line,
+                span.col,
+                "B012",
+                f"path `{span.text}` leaves the repository",
             )
         ]
     relative = target.relative_to(context.root.resolve()).as_posix()
     if not target.exists() and relative not in context.planned_paths:
         return [
-            Diagnostic(message.display, span.line, span.col, "B009", f"path `{span.text}` does not exist")
+            Diagnostic(
+                message.display, span.line, span.col, "B009", f"path `{span.text}` does not exist"
+            )
         ]
     return []
 
@@ -191,7 +209,9 @@ def check(message: Message, context: MessageContext) -> list[Diagnostic]:
     sections = message.bindings_sections
     if not sections:
         return [
-            Diagnostic(path, max(len(message.lines), 1), 1, "B001", "no closing `## Bindings` section")
+            Diagnostic(
+                path, max(len(message.lines), 1), 1, "B001", "no closing `## Bindings` section"
+            )
         ]
     found: list[Diagnostic] = []
     for extra in sections[1:]:

@@ -35,7 +35,11 @@ def check(message: Message, context: MessageContext) -> list[Diagnostic]:
     if size > cap:
         found.append(
             Diagnostic(
-                path, 1, 1, "D001", f"delivered text is {size} characters, {size - cap} over the {cap} cap"
+                path,
+                1,
+                1,
+                "D001",
+                f"delivered text is {size} characters, {size - cap} over the {cap} cap",
             )
         )
     for number in message.delivered_lines:
@@ -43,7 +47,13 @@ def check(message: Message, context: MessageContext) -> list[Diagnostic]:
         start = line.find("${")
         while start >= 0:
             found.append(
-                Diagnostic(path, number, start + 1, "D002", "unexpanded install token `${` in delivered text")
+                Diagnostic(
+                    path,
+                    number,
+                    start + 1,
+                    "D002",
+                    "unexpanded install token `${` in delivered text",
+                )
             )
             start = line.find("${", start + 2)
         for match in _SUSPECT.finditer(line):

@@ -55,10 +55,17 @@ def check(message: Message, context: MessageContext) -> list[Diagnostic]:
 
     for number in exact:
         if number != header_line:
-            report(number, 1, "L005", f"licence line repeated (first on line {header_line or exact[0]})")
+            report(
+                number,
+                1,
+                "L005",
+                f"licence line repeated (first on line {header_line or exact[0]})",
+            )
 
     if header_line == 1 and (len(lines) < 2 or lines[1].strip()):
-        report(min(2, len(lines) + 1), 1, "L008", "the licence line must be followed by a blank line")
+        report(
+            min(2, len(lines) + 1), 1, "L008", "the licence line must be followed by a blank line"
+        )
 
     if message.title is None and any(line.strip() for line in lines[1:]):
         first_section = next((s.heading_line for s in message.headed_sections), None)

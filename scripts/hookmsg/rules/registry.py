@@ -26,7 +26,11 @@ def check(
     for index, entry in enumerate(registry.dispatch):
         where = ("dispatch", index)
         if entry.event not in EVENTS:
-            at((*where, "event"), "R004", f"unknown event '{entry.event}'; known: {', '.join(EVENTS)}")
+            at(
+                (*where, "event"),
+                "R004",
+                f"unknown event '{entry.event}'; known: {', '.join(EVENTS)}",
+            )
         elif entry.event not in registry.timeouts:
             at((*where, "event"), "R008", f"event '{entry.event}' has no entry in [timeouts]")
         if entry.key in first_entry:
@@ -43,11 +47,23 @@ def check(
         for name in entry.messages:
             needle = f'"{name}"'
             if name in seen:
-                at((*where, "messages"), "R003", f"'{name}' is listed twice for {entry.event} {entry.key[1]}", needle)
+                at(
+                    (*where, "messages"),
+                    "R003",
+                    f"'{name}' is listed twice for {entry.event} {entry.key[1]}",
+                    needle,
+                )
             seen.add(name)
             if name not in messages:
-                at((*where, "messages"), "R002", f"registered message '{name}' does not exist", needle)
-        if entry.matcher not in (None, "", "*") and entry.event not in TOOL_EVENTS | {"SessionStart"}:
+                at(
+                    (*where, "messages"),
+                    "R002",
+                    f"registered message '{name}' does not exist",
+                    needle,
+                )
+        if entry.matcher not in (None, "", "*") and entry.event not in TOOL_EVENTS | {
+            "SessionStart"
+        }:
             at((*where, "matcher"), "R004", f"event '{entry.event}' takes no matcher")
 
     for key in registry.timeouts:
@@ -59,7 +75,11 @@ def check(
         if name not in messages:
             at(("guards", name), "R002", f"guard '{name}' names no existing message")
         elif name not in wired and name not in registry.unwired:
-            at(("guards", name), "R007", f"guard '{name}' is loaded by no event and not listed as unwired")
+            at(
+                ("guards", name),
+                "R007",
+                f"guard '{name}' is loaded by no event and not listed as unwired",
+            )
     for name in registry.unwired:
         if name not in messages:
             at(("unwired", name), "R002", f"unwired message '{name}' does not exist")
@@ -67,14 +87,13 @@ def check(
             at(("unwired", name), "R006", f"'{name}' is both registered and listed as unwired")
 
     for name, path in sorted(messages.items()):
-        if name not in wired and name not in registry.unwired:
-            found.append(
-                Diagnostic(
-                    path,
-                    1,
-                    1,
-                    "R001",
-                    f"message '{name}' is not registered in {display} nor listed under [unwired]",
-                )
-            )
+        found += unregistered(registry, display, name, path)
     return found
+
+
+def unregistered(registry: HookRegistry, display: str, name: str, path: str) -> list[Diagnostic]:
+    """R001 for a message file that the registry neither wires nor lists as unwired."""
+    if name in registry.wired_names() or name in registry.unwired:
+        return []
+    message = f"message '{name}' is not registered in {display} nor listed under [unwired]"
+    return [Diagnostic(path, 1, 1, "R001", message)]

@@ -1,0 +1,129 @@
+"""The doit task graph: `doit` validates and regenerates what is out of date.
+
+Kept light on purpose: loading this file imports only the standard library, doit's
+own helpers and `hookmsg.project` (tomllib and pathlib). Every action runs through
+`hookmsg.cli.run`, the same code as the `hookmsg` command.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from doit.exceptions import TaskFailed
+from doit.tools import config_changed
+
+ROOT = Path(__file__).resolve().parent
+PACKAGE = ROOT / "scripts" / "hookmsg"
+sys.path.insert(0, str(ROOT / "scripts"))  # so a fresh checkout works before `pip install`
+
+from hookmsg.project import CATALOG_FILES, raw_settings  # noqa: E402
+
+DOIT_CONFIG: dict[str, Any] = {
+    "default_tasks": ["validate", "skill_index", "advisories", "inventory"],
+    # sqlite3 takes concurrent runs safely; the state file is git-ignored and losing
+    # it only costs a rebuild.
+    "backend": "sqlite3",
+    "dep_file": ".doit.db",
+    "verbosity": 1,
+}
+
+SETTINGS = raw_settings(ROOT)
+
+
+def _rel(path: Path) -> str:
+    # One spelling for every path: doit treats `./x` and `x` as different files.
+    return path.relative_to(ROOT).as_posix()
+
+
+MESSAGES = sorted(_rel(p) for p in (ROOT / SETTINGS["messages"]).glob("*.md"))
+CATALOG = {name: _rel(ROOT / SETTINGS["catalog"] / name) for name in CATALOG_FILES}
+GENERATED = ROOT / SETTINGS["generated"]
+
+# Modules and templates that only one generator uses; every other module is shared.
+ONLY_FOR = {
+    "advisories": ["render/advisories.py", "render/jsonout.py"],
+    "inventory": [
+        "render/inventory.py",
+        "render/jsonout.py",
+        "delivery.py",
+        "templates/hook-message-inventory.md.j2",
+    ],
+}
+_SPECIFIC = {name for names in ONLY_FOR.values() for name in names}
+SHARED_CODE = sorted(
+    _rel(p)
+    for p in [*PACKAGE.rglob("*.py"), *PACKAGE.glob("templates/*.j2")]
+    if p.relative_to(PACKAGE).as_posix() not in _SPECIFIC and "__pycache__" not in p.parts
+)
+
+
+def _code(task: str) -> list[str]:
+    return [*SHARED_CODE, *(_rel(PACKAGE / name) for name in ONLY_FOR.get(task, []))]
+
+
+def _settings_and_names() -> Any:
+    # Settings are not files; and doit does not rerun a task when a file_dep is
+    # removed, so the list of message files is part of the configuration too.
+    return config_changed({"settings": SETTINGS, "messages": MESSAGES})
+
+
+def _hookmsg(*argv: str) -> TaskFailed | None:
+    from hookmsg.cli import run
+
+    code = run(list(argv))
+    return TaskFailed(f"hookmsg {' '.join(argv)} exited with {code}") if code else None
+
+
+def task_validate() -> dict[str, Any]:
+    """Check every message and the catalogue against the rules."""
+    return {
+        "actions": [(_hookmsg, ["validate"])],
+        "file_dep": [*MESSAGES, *CATALOG.values(), *_code("validate")],
+        "uptodate": [_settings_and_names()],
+        "verbosity": 2,
+    }
+
+
+def _generate(task: str, outputs: list[str], inputs: list[str]) -> dict[str, Any]:
+    only = [arg for name in outputs for arg in ("--only", name)]
+    return {
+        "actions": [(_hookmsg, ["build", *only])],
+        "file_dep": [*inputs, *_code(task)],
+        "targets": [_rel(GENERATED / name) for name in outputs],
+        "task_dep": ["validate"],
+        "uptodate": [_settings_and_names()],
+        "verbosity": 2,
+        "clean": True,
+    }
+
+
+def task_skill_index() -> dict[str, Any]:
+    """Render generated/skill-index.md from the skill catalogue."""
+    return _generate(
+        "skill_index", ["skill-index.md"], [CATALOG["skills.toml"], CATALOG["hooks.toml"]]
+    )
+
+
+def task_advisories() -> dict[str, Any]:
+    """Extract every guard's Advisory into generated/advisories.json."""
+    return _generate("advisories", ["advisories.json"], [*MESSAGES, CATALOG["hooks.toml"]])
+
+
+def task_inventory() -> dict[str, Any]:
+    """Write the hook message inventory (Markdown and JSON)."""
+    return _generate(
+        "inventory",
+        ["hook-message-inventory.md", "hook-message-inventory.json"],
+        [*MESSAGES, *CATALOG.values()],
+    )
+
+
+def task_check() -> dict[str, Any]:
+    """Fail if a generated file drifted from its sources; never writes."""
+    return {
+        "actions": [(_hookmsg, ["check"])],
+        "uptodate": [False],
+        "verbosity": 2,
+    }

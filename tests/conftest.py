@@ -1,0 +1,50 @@
+"""Shared fixtures: a throw-away copy of this repository, and the CLI run in-process."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from hookmsg.cli import run
+
+REPO = Path(__file__).resolve().parent.parent
+COPIED = ("pyproject.toml", "messages", "catalog", "generated")
+
+
+@dataclass(frozen=True)
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of this repository's sources and outputs; the working directory is inside it."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    for name in COPIED:
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, root / name)
+        else:
+            shutil.copy2(source, root / name)
+    monkeypatch.chdir(root)
+    return root
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
+    """Run `hookmsg ARGS` in-process through `run(argv)`; return code, stdout, stderr."""
+
+    def invoke(*argv: str) -> Result:
+        capsys.readouterr()
+        code = run(list(argv))
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return invoke
