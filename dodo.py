@@ -7,6 +7,7 @@ own helpers and `hookmsg.project` (tomllib and pathlib). Every action runs throu
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,10 +19,10 @@ ROOT = Path(__file__).resolve().parent
 PACKAGE = ROOT / "scripts" / "hookmsg"
 sys.path.insert(0, str(ROOT / "scripts"))  # so a fresh checkout works before `pip install`
 
-from hookmsg.project import CATALOG_FILES, raw_settings  # noqa: E402
+from hookmsg.project import CATALOG_FILES, GENERATED_FILES, archive_name, raw_settings  # noqa: E402
 
 DOIT_CONFIG: dict[str, Any] = {
-    "default_tasks": ["validate", "skill_index", "advisories", "inventory"],
+    "default_tasks": ["validate", "skill_index", "advisories", "inventory", "wiring"],
     # sqlite3 takes concurrent runs safely; the state file is git-ignored and losing
     # it only costs a rebuild.
     "backend": "sqlite3",
@@ -41,9 +42,12 @@ MESSAGES = sorted(_rel(p) for p in (ROOT / SETTINGS["messages"]).glob("*.md"))
 CATALOG = {name: _rel(ROOT / SETTINGS["catalog"] / name) for name in CATALOG_FILES}
 GENERATED = ROOT / SETTINGS["generated"]
 
+
 # Modules and templates that only one generator uses; every other module is shared.
 ONLY_FOR = {
     "advisories": ["render/advisories.py", "render/jsonout.py"],
+    "wiring": ["render/wiring.py", "templates/hook-wiring.md.j2"],
+    "package": ["package.py", "commands/package.py"],
     "inventory": [
         "render/inventory.py",
         "render/jsonout.py",
@@ -63,10 +67,11 @@ def _code(task: str) -> list[str]:
     return [*SHARED_CODE, *(_rel(PACKAGE / name) for name in ONLY_FOR.get(task, []))]
 
 
-def _settings_and_names() -> Any:
+def _settings_and_names(**extra: str) -> Any:
     # Settings are not files; and doit does not rerun a task when a file_dep is
     # removed, so the list of message files is part of the configuration too.
-    return config_changed({"settings": SETTINGS, "messages": MESSAGES})
+    # One config_changed per task: doit stores them all under a single key.
+    return config_changed({"settings": SETTINGS, "messages": MESSAGES, **extra})
 
 
 def _hookmsg(*argv: str) -> TaskFailed | None:
@@ -118,6 +123,24 @@ def task_inventory() -> dict[str, Any]:
         ["hook-message-inventory.md", "hook-message-inventory.json"],
         [*MESSAGES, *CATALOG.values()],
     )
+
+
+def task_wiring() -> dict[str, Any]:
+    """Draw the wiring (events, matchers, messages, harnesses) as Mermaid diagrams."""
+    return _generate("wiring", ["hook-wiring.md"], [*MESSAGES, *CATALOG.values()])
+
+
+def task_package() -> dict[str, Any]:
+    """Write the reproducible release archive under dist/ (refused if check fails)."""
+    generated = [_rel(GENERATED / name) for name in GENERATED_FILES]
+    return {
+        "actions": [(_hookmsg, ["package"])],
+        "file_dep": [*MESSAGES, *CATALOG.values(), *generated, *_code("package")],
+        "targets": [f"dist/{archive_name()}"],
+        "uptodate": [_settings_and_names(epoch=os.environ.get("SOURCE_DATE_EPOCH", ""))],
+        "verbosity": 2,
+        "clean": True,
+    }
 
 
 def task_check() -> dict[str, Any]:

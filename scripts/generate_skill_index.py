@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # works before `pip install` too
 
-from hookmsg.cli import run  # noqa: E402
+from hookmsg.cli import run
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -52,6 +52,28 @@ def _cmd_build(args: argparse.Namespace) -> int:
     )
 
 
+def _cmd_preview(args: argparse.Namespace) -> int:
+    from hookmsg.commands.preview import preview
+    from hookmsg.config import load_project
+
+    return preview(load_project(), args.name, args.set or [])
+
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    from hookmsg.commands.explain import explain
+
+    return explain(args.code)
+
+
+def _cmd_package(args: argparse.Namespace) -> int:
+    from hookmsg.commands.package import package
+    from hookmsg.config import load_project
+    from hookmsg.report import choose_format
+
+    output = Path(args.output) if args.output else None
+    return package(load_project(), output, choose_format(args.format))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hookmsg",
@@ -103,6 +125,45 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _format_option(check)
     check.set_defaults(handler=_cmd_build, check=True)
+
+    preview = commands.add_parser(
+        "preview",
+        parents=[common],
+        help="print exactly what the assistant receives for a message",
+        description="Print what the assistant receives: a context message's delivered text, "
+        "or a guard's Advisory filled in (with --set values, else the registry's samples) "
+        "followed by its `Full procedure:` line. The size goes to standard error.",
+        epilog=EXIT_CODES_HELP,
+    )
+    preview.add_argument("name", metavar="NAME", help="message name, e.g. pretooluse-eval-guard")
+    preview.add_argument(
+        "--set", action="append", metavar="KEY=VALUE", help="placeholder value (repeatable)"
+    )
+    preview.set_defaults(handler=_cmd_preview)
+
+    explain = commands.add_parser(
+        "explain",
+        parents=[common],
+        help="explain a diagnostic code, or list them all",
+        description="Print a code's summary, an example of the problem and the fix; "
+        "with no CODE, list every code.",
+        epilog=EXIT_CODES_HELP,
+    )
+    explain.add_argument("code", nargs="?", metavar="CODE")
+    explain.set_defaults(handler=_cmd_explain)
+
+    package = commands.add_parser(
+        "package",
+        parents=[common],
+        help="write the reproducible release archive (refused if check fails)",
+        description="Check, then write dist/hookmsg-assets-VERSION.tar.gz: the generated "
+        "files, every message's delivered text and a manifest of sizes and SHA-256 sums. "
+        "Times come from SOURCE_DATE_EPOCH, else the last commit.",
+        epilog=EXIT_CODES_HELP,
+    )
+    package.add_argument("--output", metavar="DIR", help="folder for the archive (default dist/)")
+    _format_option(package)
+    package.set_defaults(handler=_cmd_package)
     return parser
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hookmsg.diagnostics import Diagnostic
+from hookmsg.project import GENERATED_FILES
 from hookmsg.workspace import SKILL_INDEX_FILE, Workspace
 
 MAX_DIFF_LINES = 60
@@ -52,13 +53,22 @@ def _inventory_json(workspace: Workspace) -> str:
     return render_inventory_json(workspace)
 
 
+def _wiring(workspace: Workspace) -> str:
+    from hookmsg.render.wiring import render_wiring
+
+    return render_wiring(workspace)
+
+
 GENERATORS: tuple[Generator, ...] = (
     Generator(SKILL_INDEX_FILE, _skill_index),
     Generator("advisories.json", _advisories),
     Generator("hook-message-inventory.md", _inventory_md),
     Generator("hook-message-inventory.json", _inventory_json),
+    Generator("hook-wiring.md", _wiring),
 )
 GENERATOR_NAMES = tuple(g.name for g in GENERATORS)
+# `project.GENERATED_FILES` is the light copy that dodo.py reads; they must agree.
+assert GENERATOR_NAMES == GENERATED_FILES, "outputs.GENERATORS and project.GENERATED_FILES differ"
 
 
 @dataclass(frozen=True)

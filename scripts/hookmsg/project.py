@@ -24,6 +24,21 @@ DEFAULTS: dict[str, Any] = {
 }
 
 CATALOG_FILES = ("hooks.toml", "harnesses.toml", "skills.toml")
+# Every file the pipeline writes into the generated folder (`outputs.GENERATORS` renders them).
+GENERATED_FILES = (
+    "skill-index.md",
+    "advisories.json",
+    "hook-message-inventory.md",
+    "hook-message-inventory.json",
+    "hook-wiring.md",
+)
+
+
+def archive_name() -> str:
+    """The release archive's file name, inside `dist/`."""
+    from hookmsg import __version__
+
+    return f"hookmsg-assets-{__version__}.tar.gz"
 
 
 def find_root(start: Path | None = None) -> Path:

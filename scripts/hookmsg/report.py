@@ -16,10 +16,27 @@ def choose_format(requested: str | None) -> str:
     return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
+def use_colour() -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
+    return "NO_COLOR" not in os.environ and sys.stdout.isatty()
+
+
+def _colour(line: str) -> str:
+    location, sep, rest = line.partition(": ")
+    code, _, message = rest.partition(" ")
+    if not sep:
+        return line
+    return f"\033[1m{location}\033[0m: \033[1;31m{code}\033[0m {message}"
+
+
 def emit(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
     # JSON is always printed, even empty, so a tool can parse every run's output.
-    if diagnostics or fmt == "json":
-        sys.stdout.write(format_diagnostics(diagnostics, fmt))
+    if not diagnostics and fmt != "json":
+        return
+    text = format_diagnostics(diagnostics, fmt)
+    if fmt == "text" and use_colour():
+        text = "".join(_colour(line) + "\n" for line in text.splitlines())
+    sys.stdout.write(text)
 
 
 def note(text: str) -> None:

@@ -83,6 +83,26 @@ class Workspace:
         )
         return parse_message(source, settings.licence_line) if source is not None else None
 
+    def cross_bindings(self) -> list[tuple[str, str]]:
+        """Every pair of messages that name each other (or one the other), sorted, once."""
+        from hookmsg.rules.bindings import resolve_inside
+        from hookmsg.vocabulary import CROSS_BOUND
+
+        messages = self.all_messages()
+        by_path = {self.project.root / m.display: name for name, m in messages.items()}
+        by_path = {path.resolve(): name for path, name in by_path.items()}
+        pairs: set[tuple[str, str]] = set()
+        for name, message in messages.items():
+            for binding in message.bindings:
+                if binding.direction != CROSS_BOUND:
+                    continue
+                for span in binding.code_spans:
+                    target = resolve_inside(self.project.root, span.text)
+                    other = by_path.get(target) if target is not None else None
+                    if other is not None and other != name:
+                        pairs.add((min(name, other), max(name, other)))
+        return sorted(pairs)
+
     def context_for(self, message: Message, *, registered: bool) -> MessageContext:
         settings = self.project.settings
         registry = self.catalogue.registry

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from hookmsg.render.advisory import FULL_PROCEDURE
 from hookmsg.render.jsonout import dump_json
 from hookmsg.rules.advisory import scan_template
 from hookmsg.workspace import Workspace
-
-FULL_PROCEDURE = "Full procedure: {file}"
 
 
 def advisories_data(workspace: Workspace) -> dict[str, Any]:

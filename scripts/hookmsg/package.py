@@ -1,0 +1,84 @@
+"""The release archive: generated assets and delivered texts, reproducible to the byte."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import os
+import subprocess
+import tarfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from hookmsg import __version__
+from hookmsg.errors import UsageError
+
+ARCHIVE_ROOT = "hookmsg-assets"
+MANIFEST = "manifest.json"
+
+
+def source_date_epoch(root: Path, environ: Mapping[str, str] = os.environ) -> int:
+    """`SOURCE_DATE_EPOCH`, else the last commit's time; never the clock."""
+    value = environ.get("SOURCE_DATE_EPOCH")
+    if value is not None:
+        if not value.isdigit():
+            raise UsageError(f"SOURCE_DATE_EPOCH must be a whole number of seconds, got '{value}'")
+        return int(value)
+    try:
+        done = subprocess.run(
+            ["git", "log", "-1", "--format=%ct"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=30,
+        )
+        return int(done.stdout.strip())
+    except (OSError, subprocess.SubprocessError, ValueError):
+        raise UsageError(
+            "cannot date the archive: set SOURCE_DATE_EPOCH or run inside a git checkout"
+        ) from None
+
+
+def build_archive(files: Mapping[str, bytes], epoch: int) -> bytes:
+    """A .tar.gz of `files` (archive path -> bytes) plus a manifest, the same bytes every time.
+
+    Entries are sorted, every mtime is `epoch`, owners are 0 with empty names, modes are
+    0644 and 0755, and the gzip header holds neither a file name nor the clock.
+    """
+    manifest = {
+        "files": [
+            {"path": path, "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
+            for path, data in sorted(files.items())
+        ],
+        "version": __version__,
+    }
+    entries = {
+        **files,
+        MANIFEST: (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode(),
+    }
+    folders = sorted({str(Path(p).parent) for p in entries} - {"."})
+    folders = sorted({f"{ARCHIVE_ROOT}/{f}" for f in folders} | {ARCHIVE_ROOT})
+    buffer = io.BytesIO()
+    with (
+        gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=epoch, compresslevel=9) as gz,
+        tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar,
+    ):
+        members: list[tuple[str, bytes | None]] = [(f, None) for f in folders]
+        members += [(f"{ARCHIVE_ROOT}/{p}", d) for p, d in entries.items()]
+        for name, data in sorted(members, key=lambda item: item[0]):
+            info = tarfile.TarInfo(name)
+            info.mtime = epoch
+            info.uid = info.gid = 0
+            info.uname = info.gname = ""
+            if data is None:
+                info.type = tarfile.DIRTYPE
+                info.mode = 0o755
+                tar.addfile(info)
+            else:
+                info.mode = 0o644
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()

@@ -1,0 +1,70 @@
+"""`hook-wiring.md`: Mermaid pictures of events, matchers, messages and harnesses."""
+
+from __future__ import annotations
+
+import re
+
+from hookmsg.render.templates import render
+from hookmsg.vocabulary import EVENTS, EVERY, TOOL_EVENTS
+from hookmsg.workspace import Workspace
+
+_UNSAFE_ID = re.compile(r"[^A-Za-z0-9_]")
+
+
+def node_id(kind: str, *parts: str) -> str:
+    return kind + "_" + "_".join(_UNSAFE_ID.sub("_", part) for part in parts)
+
+
+def label(text: str) -> str:
+    """A quoted Mermaid label; quotes and angle brackets become entities."""
+    escaped = text.replace("&", "#amp;").replace('"', "#quot;")
+    return '"' + escaped.replace("<", "#lt;").replace(">", "#gt;") + '"'
+
+
+def render_wiring(workspace: Workspace) -> str:
+    registry = workspace.catalogue.registry
+    harnesses = workspace.catalogue.harnesses.harnesses if workspace.catalogue.harnesses else []
+    wiring: list[str] = []
+    if registry is not None:
+        used = {entry.event for entry in registry.dispatch}
+        for event in (event for event in EVENTS if event in used):
+            wiring.append(f"  {node_id('event', event)}([{label(event)}])")
+        for entry in registry.dispatch:
+            event, matcher = entry.key
+            source = node_id("event", event)
+            if matcher != EVERY or event in TOOL_EVENTS:
+                # A matcher gets its own node; an event without one loads messages directly.
+                text = "every tool" if matcher == EVERY else matcher
+                matcher_node = node_id("matcher", event, matcher)
+                wiring.append(f"  {source} --> {matcher_node}{{{{{label(text)}}}}}")
+                source = matcher_node
+            for name in entry.messages:
+                wiring.append(f"  {source} --> {node_id('message', name)}[{label(name)}]")
+        for name in sorted(registry.unwired):
+            target = f"{node_id('message', name)}[{label(name)}]"
+            wiring.append(f"  unwired([{label('unwired on purpose')}]) -.-> {target}")
+    cross = [
+        f"  {node_id('message', a)} <-.-> {node_id('message', b)}"
+        for a, b in workspace.cross_bindings()
+    ]
+    delivery = [
+        f"  {node_id('event', event)}([{label(event)}])"
+        for event in EVENTS
+        if any(event in harness.events for harness in harnesses)
+    ]
+    for harness in harnesses:
+        source = node_id("harness", harness.id)
+        delivery.append(f"  {source}[{label(harness.name)}]")
+        for event in EVENTS:
+            spelling = harness.events.get(event)
+            if spelling is None:
+                continue
+            arrow = "-->" if spelling == event else f"-->|{label(spelling)}|"
+            delivery.append(f"  {source} {arrow} {node_id('event', event)}")
+    return render(
+        "hook-wiring.md.j2",
+        licence_line=workspace.project.settings.licence_line,
+        wiring=wiring,
+        cross=cross,
+        delivery=delivery,
+    )
