@@ -1,0 +1,243 @@
+"""preview, explain, output formats, colours and the release package, through the CLI."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import re
+import tarfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, Result
+from hookmsg.codes import RULES, rule_table_markdown
+from hookmsg.config import load_project
+from hookmsg.workspace import load_workspace
+
+Cli = Callable[..., Result]
+
+
+def _break_licence(project: Path) -> None:
+    stop = project / "messages" / "stop.md"
+    stop.write_text(stop.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")
+
+
+# preview
+
+
+def test_preview_guard_uses_sample_values_then_the_procedure_line(project: Path, cli: Cli) -> None:
+    result = cli("preview", "pretooluse-eval-guard")
+    assert result.code == 0
+    assert "pickle.loads" in result.out and "src/cache/store.py" in result.out
+    assert result.out.endswith("\n\nFull procedure: messages/pretooluse-eval-guard.md\n")
+    assert "{{" not in result.out
+    size = len(result.out) - 1
+    assert f"{size:,} characters (cap 10,000)" in result.err
+
+
+def test_preview_guard_takes_set_values(project: Path, cli: Cli) -> None:
+    result = cli("preview", "pretooluse-eval-guard", "--set", "primitive=yaml.load")
+    assert result.code == 0
+    assert "yaml.load" in result.out and "pickle.loads" not in result.out
+    assert "src/cache/store.py" in result.out
+
+
+def test_preview_context_message_prints_its_delivered_text(project: Path, cli: Cli) -> None:
+    result = cli("preview", "stop")
+    message = load_workspace(load_project()).messages["stop"]
+    assert result.code == 0
+    assert result.out == message.delivered + "\n"
+    assert "SPDX" not in result.out and "## Bindings" not in result.out
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (("preview", "no-such-message"), "unknown message 'no-such-message'"),
+        (("preview", "pretooluse-eval-guard", "--set", "colour=red"), "unknown placeholder colour"),
+        (("preview", "pretooluse-eval-guard", "--set", "primitive"), "--set takes key=value"),
+        (("preview", "stop", "--set", "path=x"), "'stop' is not a guard"),
+    ],
+)
+def test_preview_errors_are_usage_errors(
+    project: Path, cli: Cli, argv: tuple[str, ...], expected: str
+) -> None:
+    result = cli(*argv)
+    assert result.code == 2
+    assert expected in result.err
+    assert result.out == ""
+
+
+def test_preview_placeholder_without_any_value_is_an_error(project: Path, cli: Cli) -> None:
+    hooks = project / "catalog" / "hooks.toml"
+    hooks.write_text(
+        hooks.read_text(encoding="utf-8").replace('primitive = "pickle.loads"', 'primitive = ""'),
+        encoding="utf-8",
+    )
+    result = cli("preview", "pretooluse-eval-guard")
+    assert result.code == 2
+    assert "no value for placeholder primitive" in result.err
+
+
+# explain
+
+
+def test_explain_every_code(cli: Cli) -> None:
+    for code, rule in RULES.items():
+        result = cli("explain", code.lower())
+        assert result.code == 0
+        assert result.out.startswith(f"{code}: {rule.summary}\n")
+        assert f"Fix: {rule.fix}" in result.out and f"Example: {rule.example}" in result.out
+
+
+def test_explain_lists_every_code_and_rejects_unknown_ones(cli: Cli) -> None:
+    listing = cli("explain")
+    assert [line.split()[0] for line in listing.out.splitlines()] == list(RULES)
+    unknown = cli("explain", "Z999")
+    assert unknown.code == 2 and "unknown code 'Z999'" in unknown.err
+
+
+def test_readme_rule_table_comes_from_the_code_table() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    table = readme.split("<!-- rules:start -->\n", 1)[1].split("<!-- rules:end -->", 1)[0]
+    assert table.strip() == rule_table_markdown().strip()
+
+
+# formats and colours
+
+
+def test_json_format_has_a_stable_schema(project: Path, cli: Cli) -> None:
+    _break_licence(project)
+    for argv in (("validate", "--format", "json"), ("check", "--format", "json")):
+        result = cli(*argv)
+        assert result.code == 1
+        records = json.loads(result.out)
+        assert records and all(
+            set(r) == {"path", "line", "col", "code", "severity", "message"} for r in records
+        )
+        assert any(r["code"] == "L001" and r["path"] == "messages/stop.md" for r in records)
+
+
+def test_json_format_prints_an_empty_array_when_clean(project: Path, cli: Cli) -> None:
+    result = cli("validate", "--format", "json")
+    assert (result.code, result.out) == (0, "[]\n")
+
+
+def test_github_format_is_chosen_inside_github_actions(
+    project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _break_licence(project)
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    result = cli("validate")
+    assert result.code == 1
+    assert re.search(
+        r"^::error file=messages/stop\.md,line=1,col=1,title=L001::L001 missing licence line",
+        result.out,
+        re.MULTILINE,
+    )
+    explicit = cli("validate", "--format", "text")
+    assert explicit.out.startswith("messages/stop.md:1:1: L001 ")
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color(
+    project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _break_licence(project)
+    import hookmsg.report
+
+    plain = cli("validate")  # captured output is not a terminal
+    assert "\033[" not in plain.out
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    with monkeypatch.context() as patch:
+        patch.delenv("NO_COLOR", raising=False)
+        patch.setattr("sys.stdout", Terminal())
+        on_terminal = hookmsg.report.use_colour()
+        patch.setenv("NO_COLOR", "1")
+        with_no_color = hookmsg.report.use_colour()
+    assert on_terminal and not with_no_color
+
+    monkeypatch.setattr(hookmsg.report, "use_colour", lambda: True)
+    coloured = cli("validate")
+    assert "\033[1;31mL001\033[0m" in coloured.out
+
+
+def test_verbose_reports_a_summary(project: Path, cli: Cli) -> None:
+    quiet = cli("validate")
+    assert (quiet.out, quiet.err) == ("", "")
+    verbose = cli("validate", "-v")
+    assert "no problems found" in verbose.err
+
+
+# release package
+
+
+def _archive(project: Path) -> bytes:
+    return next((project / "dist").glob("*.tar.gz")).read_bytes()
+
+
+def test_package_is_reproducible_and_its_manifest_matches(
+    project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    assert cli("package").code == 0
+    first = _archive(project)
+    (project / "dist").rename(project / "dist-1")
+    assert cli("package").code == 0
+    assert _archive(project) == first
+
+    header = first[:10]
+    assert header[3] & 0x08 == 0, "the gzip header must not carry a file name"
+    assert int.from_bytes(header[4:8], "little") == 1700000000
+
+    with tarfile.open(fileobj=io.BytesIO(gzip.decompress(first))) as tar:
+        members = tar.getmembers()
+        names = [m.name for m in members]
+        assert names == sorted(names)
+        for member in members:
+            assert (member.uid, member.gid, member.uname, member.gname) == (0, 0, "", "")
+            assert member.mtime == 1700000000
+            assert member.mode == (0o755 if member.isdir() else 0o644)
+        files = {
+            m.name.split("/", 1)[1]: tar.extractfile(m).read()  # type: ignore[union-attr]
+            for m in members
+            if m.isfile()
+        }
+    manifest = json.loads(files.pop("manifest.json"))
+    listed = {f["path"]: f for f in manifest["files"]}
+    assert set(listed) == set(files)
+    for path, data in files.items():
+        assert listed[path]["size"] == len(data)
+        assert listed[path]["sha256"] == hashlib.sha256(data).hexdigest()
+    assert (
+        files["generated/advisories.json"] == (project / "generated/advisories.json").read_bytes()
+    )
+    assert "delivered/pretooluse-eval-guard.md" in files
+    assert not files["delivered/stop.md"].startswith(b"<!--")
+
+
+def test_package_refuses_when_check_fails(
+    project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    (project / "generated" / "advisories.json").write_text("{}\n", encoding="utf-8")
+    result = cli("package")
+    assert result.code == 1
+    assert "package refused" in result.err
+    assert not (project / "dist").exists()
+
+
+def test_package_rejects_a_bad_source_date_epoch(
+    project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    result = cli("package")
+    assert result.code == 2
+    assert "SOURCE_DATE_EPOCH" in result.err

@@ -1,0 +1,108 @@
+"""The published pre-commit hook, run by the real `pre-commit` in temporary git repositories.
+
+The hook repository is a git repository holding this project; the project under test is
+another one holding a copy of the messages, catalogue and outputs. pre-commit installs
+the hook the way a user's machine would (a fresh environment, `pip install .`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+HOOK_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "scripts")
+PROJECT_FILES = ("pyproject.toml", "messages", "catalog", "generated")
+
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("pre_commit") is None and shutil.which("pre-commit") is None,
+    reason="the pre-commit executable is not installed (pip install -e '.[test]' brings it)",
+)
+
+
+def _git(cwd: Path, *args: str) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.invalid",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.invalid",
+    }
+    done = subprocess.run(
+        ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+def _copy(names: tuple[str, ...], target: Path) -> None:
+    target.mkdir()
+    for name in names:
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(
+                source, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
+            )
+        else:
+            shutil.copy2(source, target / name)
+
+
+def _pre_commit(cwd: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "pre_commit"]
+    if importlib.util.find_spec("pre_commit") is None:
+        command = [shutil.which("pre-commit") or "pre-commit"]
+    env = {**os.environ, "PRE_COMMIT_HOME": str(home), "NO_COLOR": "1"}
+    env.pop("GITHUB_ACTIONS", None)
+    return subprocess.run(
+        [*command, *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+
+
+def test_hook_passes_on_a_clean_tree_and_names_the_drifted_file(tmp_path: Path) -> None:
+    hooks = tmp_path / "hookmsg"
+    _copy(HOOK_FILES, hooks)
+    _git(hooks, "init", "-q")
+    _git(hooks, "add", "-A")
+    _git(hooks, "commit", "-qm", "hookmsg")
+    rev = _git(hooks, "rev-parse", "HEAD")
+
+    project = tmp_path / "project"
+    _copy(PROJECT_FILES, project)
+    (project / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {hooks.as_posix()}\n    rev: {rev}\n"
+        "    hooks:\n      - id: hookmsg-check\n",
+        encoding="utf-8",
+    )
+    _git(project, "init", "-q")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "content")
+    home = tmp_path / "pre-commit-home"
+
+    clean = _pre_commit(project, home, "run", "--all-files")
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert "hookmsg check" in clean.stdout and "Passed" in clean.stdout
+
+    stop = project / "messages" / "stop.md"
+    stop.write_text(
+        stop.read_text(encoding="utf-8").replace(
+            "## Verify", "A new paragraph that changes the delivered size.\n\n## Verify", 1
+        ),
+        encoding="utf-8",
+    )
+    _git(project, "add", "messages/stop.md")
+    drifted = _pre_commit(project, home, "run")
+    assert drifted.returncode == 1, drifted.stdout + drifted.stderr
+    assert "Failed" in drifted.stdout
+    assert "generated/hook-message-inventory.md:1:1: G002" in drifted.stdout
+    assert "hookmsg build" in drifted.stdout
