@@ -7,6 +7,7 @@ own helpers and `hookmsg.project` (tomllib and pathlib). Every action runs throu
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -31,6 +32,27 @@ DOIT_CONFIG: dict[str, Any] = {
 }
 
 SETTINGS = raw_settings(ROOT)
+STATE = ROOT / DOIT_CONFIG["dep_file"]
+
+
+def _discard_corrupt_state() -> None:
+    """A damaged state file must cost a rebuild, not a crash: drop it if sqlite rejects it."""
+    import sqlite3
+
+    if not STATE.exists():
+        return
+    try:
+        with contextlib.closing(sqlite3.connect(STATE)) as db:
+            if db.execute("PRAGMA quick_check").fetchone() != ("ok",):
+                raise sqlite3.DatabaseError("quick_check failed")
+    except sqlite3.DatabaseError:
+        STATE.unlink(missing_ok=True)
+        print(
+            f"doit state {STATE.name} was unreadable and was removed; rebuilding", file=sys.stderr
+        )
+
+
+_discard_corrupt_state()
 
 
 def _rel(path: Path) -> str:

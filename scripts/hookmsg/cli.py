@@ -6,8 +6,11 @@ Heavy modules are imported inside each command so that `--help` stays instant.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from hookmsg import __version__
@@ -167,6 +170,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Turn SIGTERM into KeyboardInterrupt, so `finally` blocks remove temporary files."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code instead of exiting."""
     parser = build_parser()
@@ -175,7 +195,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     except SystemExit as stop:  # argparse reports usage errors (and --help) this way
         return stop.code if isinstance(stop.code, int) else EXIT_OK
     try:
-        code: int = args.handler(args)
+        with _terminate_as_interrupt():
+            code: int = args.handler(args)
     except HookmsgError as error:
         prefix = "hookmsg: error: " if isinstance(error, UsageError) else ""
         sys.stderr.write(f"{prefix}{error}\n")

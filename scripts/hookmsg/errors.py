@@ -31,9 +31,21 @@ class FindingsError(HookmsgError):
     exit_code = EXIT_FINDINGS
 
 
+class WriteError(HookmsgError):
+    """An output could not be written (full disk, permissions); nothing was replaced."""
+
+    exit_code = EXIT_FINDINGS
+
+
+class Interrupted(HookmsgError):
+    """SIGINT or SIGTERM arrived; every output is as it was before the run."""
+
+    exit_code = 130
+
+
 def exit_code_for(error: BaseException) -> int:
     if isinstance(error, HookmsgError):
         return error.exit_code
     if isinstance(error, KeyboardInterrupt):
-        return 130
+        return Interrupted.exit_code
     return EXIT_FINDINGS

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hookmsg.diagnostics import Diagnostic
+from hookmsg.errors import WriteError
 from hookmsg.project import GENERATED_FILES
 from hookmsg.workspace import SKILL_INDEX_FILE, Workspace
 
@@ -114,24 +115,19 @@ def write_all(changes: Iterable[Output], remove: Iterable[Path] = ()) -> None:
 
     Every new content is first written and synced to a temporary file beside its
     target; only when all of them exist are they renamed over the targets. A failure
-    before that point removes the temporaries and leaves every target as it was.
+    (or an interrupt) before that point removes the temporaries and leaves every
+    target as it was; a rename, which does not allocate space, practically cannot fail.
     """
     staged: list[tuple[Path, Path]] = []
     try:
         for output in changes:
-            output.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, name = tempfile.mkstemp(
-                prefix=f".{output.path.name}.", suffix=".tmp", dir=output.path.parent
-            )
-            staged.append((Path(name), output.path))
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(output.content)
-                handle.flush()
-                os.fsync(handle.fileno())
-            Path(name).chmod(0o644)
+            staged.append(_stage(output))
         for temporary, target in staged:
             temporary.replace(target)
-        staged = []
+        staged.clear()
+    except OSError as error:
+        where = f" {error.filename}" if error.filename else ""
+        raise WriteError(f"cannot write{where}: {error.strerror or error}") from None
     finally:
         for temporary, _ in staged:
             with contextlib.suppress(OSError):
@@ -139,6 +135,26 @@ def write_all(changes: Iterable[Output], remove: Iterable[Path] = ()) -> None:
     for path in remove:
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
+
+
+def _stage(output: Output) -> tuple[Path, Path]:
+    """Write `output` to a synced temporary file in its target's folder."""
+    output.path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(
+        prefix=f".{output.path.name}.", suffix=".tmp", dir=output.path.parent
+    )
+    temporary = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(output.content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        temporary.chmod(0o644)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
+    return temporary, output.path
 
 
 DRIFT_CODES = {"drifted": "G002", "missing": "G003", "stale": "G004"}

@@ -128,11 +128,23 @@ def read_message(project: Project, path: Path) -> tuple[Message | None, list[Dia
     return parse_message(source, settings.licence_line), found
 
 
-def message_files(project: Project) -> list[Path]:
+def message_files(project: Project) -> tuple[list[Path], list[Diagnostic]]:
+    """The message files, or why the messages folder cannot be listed."""
     folder = project.messages_dir
-    if not folder.is_dir():
-        return []
-    return sorted(folder.glob("*.md"), key=lambda p: p.name)
+    shown = project.settings.messages
+
+    def problem(text: str) -> tuple[list[Path], list[Diagnostic]]:
+        return [], [Diagnostic(shown, 1, 1, "F007", text)]
+
+    try:
+        if not folder.is_dir():
+            return problem("the messages folder does not exist")
+        folder.resolve().relative_to(project.root.resolve())
+        return sorted(folder.glob("*.md"), key=lambda p: p.name), []
+    except ValueError:
+        return problem("the messages folder is a link out of the repository")
+    except OSError as error:
+        return problem(f"cannot list the messages folder: {error.strerror or error}")
 
 
 def load_workspace(project: Project) -> Workspace:
@@ -140,13 +152,9 @@ def load_workspace(project: Project) -> Workspace:
     catalogue = load_catalogue(project)
     diagnostics = list(catalogue.diagnostics)
     messages: dict[str, Message] = {}
-    if not project.messages_dir.is_dir():
-        diagnostics.append(
-            Diagnostic(
-                project.settings.messages, 1, 1, "F007", "the messages folder does not exist"
-            )
-        )
-    for path in message_files(project):
+    paths, problems = message_files(project)
+    diagnostics += problems
+    for path in paths:
         message, found = read_message(project, path)
         diagnostics += found
         if message is not None:

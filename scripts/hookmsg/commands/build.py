@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from hookmsg.config import Project
 from hookmsg.errors import EXIT_FINDINGS, EXIT_OK
+from hookmsg.lock import folder_lock
 from hookmsg.outputs import find_drift, format_drift_details, render_outputs, write_all
 from hookmsg.report import emit, note, summary
 from hookmsg.workspace import load_workspace, validate_workspace
@@ -25,6 +26,15 @@ def build(
     Check mode never writes. Write mode writes nothing unless validation is clean,
     and then replaces only the files whose bytes change.
     """
+    # A build holds the generated folder exclusively; a check waits for it, so it never
+    # sees a half-finished build's temporary files.
+    with folder_lock(project.generated_dir, exclusive=not check):
+        return _build_locked(project, check=check, fmt=fmt, names=names, verbose=verbose)
+
+
+def _build_locked(
+    project: Project, *, check: bool, fmt: str, names: Iterable[str] | None, verbose: bool
+) -> int:
     workspace = load_workspace(project)
     diagnostics = validate_workspace(workspace)
     selected = list(names) if names is not None else None
