@@ -11,6 +11,7 @@ import tomllib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -56,12 +57,20 @@ class HookRegistry(_Strict):
     guards: dict[Kebab, Guard] = Field(default_factory=dict)
     unwired: dict[Kebab, OneLine] = Field(default_factory=dict)
 
+    @cached_property
+    def _loaders(self) -> dict[str, list[tuple[str, str]]]:
+        loaders: dict[str, list[tuple[str, str]]] = {}
+        for entry in self.dispatch:
+            for name in dict.fromkeys(entry.messages):
+                loaders.setdefault(name, []).append(entry.key)
+        return loaders
+
     def loaded_by(self, name: str) -> list[tuple[str, str]]:
         """The (event, matcher) pairs that load `name`, in registry order."""
-        return [entry.key for entry in self.dispatch if name in entry.messages]
+        return list(self._loaders.get(name, ()))
 
     def wired_names(self) -> set[str]:
-        return {name for entry in self.dispatch for name in entry.messages}
+        return set(self._loaders)
 
 
 class Harness(_Strict):

@@ -38,6 +38,19 @@ def _inside(path: Path, root: Path) -> bool:
     return True
 
 
+def _read_all(fd: int, expected: int, limit: int) -> bytes:
+    """Read to the end of `fd`, but never more than `limit` bytes (the file may grow)."""
+    chunks = []
+    total = 0
+    while total < limit:
+        chunk = os.read(fd, min(max(expected - total, 0) + 65536, limit - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
+
+
 def read_source(
     path: Path, display: str, *, max_bytes: int, root: Path | None = None
 ) -> tuple[SourceText | None, list[Diagnostic]]:
@@ -50,11 +63,13 @@ def read_source(
         return [Diagnostic(display, line, col, code, message)]
 
     try:
-        if root is not None and path.is_symlink():
-            target = path.resolve(strict=True)
-            if not _inside(target, root.resolve()):
-                return None, fail("F007", "symbolic link points outside the repository")
-        info = path.stat()
+        info = os.lstat(path)
+        if stat.S_ISLNK(info.st_mode):
+            if root is not None:
+                target = path.resolve(strict=True)
+                if not _inside(target, root.resolve()):
+                    return None, fail("F007", "symbolic link points outside the repository")
+            info = os.stat(path)
     except (OSError, RuntimeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         return None, fail("F007", f"cannot read file: {reason}")
@@ -67,8 +82,10 @@ def read_source(
     try:
         # O_NONBLOCK: a FIFO swapped in after the stat must not hang the read.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as handle:
-            data = handle.read(max_bytes + 1)
+        try:
+            data = _read_all(fd, info.st_size, max_bytes + 1)
+        finally:
+            os.close(fd)
     except OSError as error:
         return None, fail("F007", f"cannot read file: {error.strerror or error}")
     if len(data) > max_bytes:

@@ -14,6 +14,7 @@ from hookmsg.config import Project
 from hookmsg.diagnostics import Diagnostic, sort_diagnostics
 from hookmsg.errors import UsageError
 from hookmsg.message import Message, parse_message, parse_text
+from hookmsg.paths import real, resolve_inside
 from hookmsg.render.skill_index import SkillIndex, render_skill_index
 from hookmsg.rules import MessageContext, check_message
 from hookmsg.rules import registry as registry_rules
@@ -33,7 +34,7 @@ class Workspace:
     skill_index: SkillIndex | None
     skill_index_message: Message | None
     diagnostics: list[Diagnostic]
-    _parsed: dict[Path, Message | None] = field(default_factory=dict)
+    _parsed: dict[str, Message | None] = field(default_factory=dict)
 
     @property
     def renderable(self) -> bool:
@@ -60,17 +61,12 @@ class Workspace:
 
     def message_at(self, path: Path) -> Message | None:
         """The parsed message at an absolute path: in memory first, else read from disk."""
-        key = path.resolve()
-        if key == self.skill_index_path.resolve():
-            return self.skill_index_message
+        if not self._parsed:
+            for message in self.all_messages().values():
+                self._parsed[real(str(message.path))] = message
+        key = real(str(path))
         if key not in self._parsed:
-            self._parsed[key] = None
-            for message in self.messages.values():
-                if message.path.resolve() == key:
-                    self._parsed[key] = message
-                    break
-            else:
-                self._parsed[key] = self._read(key)
+            self._parsed[key] = self._read(Path(key))
         return self._parsed[key]
 
     def _read(self, path: Path) -> Message | None:
@@ -85,12 +81,10 @@ class Workspace:
 
     def cross_bindings(self) -> list[tuple[str, str]]:
         """Every pair of messages that name each other (or one the other), sorted, once."""
-        from hookmsg.rules.bindings import resolve_inside
         from hookmsg.vocabulary import CROSS_BOUND
 
         messages = self.all_messages()
-        by_path = {self.project.root / m.display: name for name, m in messages.items()}
-        by_path = {path.resolve(): name for path, name in by_path.items()}
+        by_path = {Path(real(str(m.path))): name for name, m in messages.items()}
         pairs: set[tuple[str, str]] = set()
         for name, message in messages.items():
             for binding in message.bindings:
@@ -162,10 +156,9 @@ def load_workspace(project: Project) -> Workspace:
     skill_index = skill_message = None
     if catalogue.skills is not None:
         skill_index = render_skill_index(catalogue.skills, project)
+        path = project.generated_dir / SKILL_INDEX_FILE
         skill_message = parse_text(
-            skill_index.text,
-            project.settings.licence_line,
-            project.relative(project.generated_dir / SKILL_INDEX_FILE),
+            skill_index.text, project.settings.licence_line, project.relative(path), path
         )
     return Workspace(project, catalogue, messages, skill_index, skill_message, diagnostics)
 

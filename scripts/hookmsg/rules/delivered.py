@@ -42,6 +42,10 @@ def check(message: Message, context: MessageContext) -> list[Diagnostic]:
                 f"delivered text is {size} characters, {size - cap} over the {cap} cap",
             )
         )
+    if "${" not in delivered and not any(
+        hidden_character(m.group(0)) for m in _SUSPECT.finditer(delivered)
+    ):
+        return found  # the common case: nothing to locate line by line
     for number in message.delivered_lines:
         line = message.line(number)
         start = line.find("${")

@@ -86,8 +86,10 @@ def check(
         if name in wired:
             at(("unwired", name), "R006", f"'{name}' is both registered and listed as unwired")
 
+    known = wired | set(registry.unwired)
     for name, path in sorted(messages.items()):
-        found += unregistered(registry, display, name, path)
+        if name not in known:
+            found += unregistered(registry, display, name, path)
     return found
 
 

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Benchmark hookmsg where its users feel it, against floors measured in the same run.
+
+Each figure is the median wall time of repeated fresh processes:
+
+- `hookmsg check` on this repository, against `python -c "import markdown_it, jinja2, pydantic"`;
+- a no-op `doit` on this repository, against a no-op `doit` of a one-task dodo.py;
+- `hookmsg validate` of synthetic corpora of 200 and 2,000 valid messages (about 4 KB
+  each), against a block-only markdown-it parse of the same files; the per-message cost
+  is the difference between the two corpus sizes divided by 1,800.
+
+Usage: python scripts/bench.py [--repeat N] [--sizes 200,2000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+FLOOR_IMPORTS = "import markdown_it, jinja2, pydantic"
+HOOKMSG = [PYTHON, "-c", "import sys; from hookmsg.cli import run; sys.exit(run(sys.argv[1:]))"]
+DOIT = [PYTHON, "-m", "doit"]
+BLOCK_PARSE = """
+import sys
+from pathlib import Path
+from markdown_it import MarkdownIt
+md = MarkdownIt("commonmark")
+md.core.ruler.disable(["inline"])
+for path in sorted(Path(sys.argv[1]).glob("*.md")):
+    md.parse(path.read_text(encoding="utf-8"))
+"""
+ONE_TASK_DODO = """
+DOIT_CONFIG = {"backend": "sqlite3", "dep_file": ".doit.db", "verbosity": 0}
+
+def task_copy():
+    return {"actions": ["cp input.txt output.txt"], "file_dep": ["input.txt"],
+            "targets": ["output.txt"]}
+"""
+ENV = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "NO_COLOR": "1"}
+
+
+def median_seconds(
+    command: Sequence[str], cwd: Path, repeat: int, ok: Sequence[int] = (0,)
+) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        done = subprocess.run(command, cwd=cwd, env=ENV, capture_output=True, check=False)
+        times.append(time.perf_counter() - start)
+        if done.returncode not in ok:
+            output = done.stdout.decode() + done.stderr.decode()
+            sys.exit(f"{' '.join(command)} exited {done.returncode}:\n{output}")
+    return statistics.median(times)
+
+
+def _message(index: int, partner: int) -> str:
+    paragraph = (
+        f"Step {index}: read the file before changing it, keep the change small, and run the "
+        "tests that cover it. Say what was verified and what was not, with the command used. "
+    )
+    body = "\n\n".join(paragraph * 2 for _ in range(4))
+    sections = "\n\n".join(f"## Part {n}\n\n{body}\n\n- check one\n- check two" for n in range(3))
+    return (
+        "<!-- SPDX-License-Identifier: MIT -->\n\n"
+        f"Synthetic message {index} for the benchmark, shaped like a real one.\n\n"
+        f"{sections}\n\n## Bindings\n\n"
+        f"- **Drives →** careful work on step {index}.\n"
+        "- **Established by ↑** `catalog/hooks.toml`, the PostToolUse entry.\n"
+        f"- **Cross-bound with ↔** `messages/m{partner:05d}.md` (its pair)"
+        + ("; `generated/skill-index.md` (the index)" if index == 0 else "")
+        + ".\n"
+    )
+
+
+def make_corpus(root: Path, count: int) -> Path:
+    """A project with `count` valid, wired, reciprocally bound messages."""
+    project = root / f"corpus-{count}"
+    (project / "messages").mkdir(parents=True)
+    shutil.copytree(REPO / "catalog", project / "catalog")
+    shutil.copy2(REPO / "pyproject.toml", project / "pyproject.toml")
+    names = []
+    for index in range(count):
+        partner = index ^ 1 if index ^ 1 < count else index
+        names.append(f"m{index:05d}")
+        (project / "messages" / f"m{index:05d}.md").write_text(_message(index, partner), "utf-8")
+    registry = (
+        "[timeouts]\nPostToolUse = 10\nSessionStart = 30\n\n"
+        '[[dispatch]]\nevent = "SessionStart"\nmessages = ["skill-index"]\n\n'
+        '[[dispatch]]\nevent = "PostToolUse"\nmatcher = "*"\nmessages = [\n'
+        + "".join(f'  "{n}",\n' for n in names)
+        + "]\n"
+    )
+    (project / "catalog" / "hooks.toml").write_text(registry, "utf-8")
+    skills = (REPO / "catalog" / "skills.toml").read_text("utf-8")
+    head, rest = skills.split("[cross-bound]\n", 1)
+    rest = rest.split("\n", 1)[1]  # the repository's own cross-binding
+    skills = f'{head}[cross-bound]\nm00000 = "the first synthetic message"\n{rest}'
+    (project / "catalog" / "skills.toml").write_text(skills, "utf-8")
+    return project
+
+
+def row(label: str, value: float, floor: float, target: float, unit: str = "s") -> bool:
+    ratio = value / floor
+    verdict = "ok" if ratio <= target else "OVER"
+    scale = 1000 if unit == "ms" else 1
+    print(
+        f"  {label:<44} {value * scale:9.3f} {unit}  vs {floor * scale:9.3f} {unit}"
+        f"  ratio {ratio:5.2f}  (target <= {target})  {verdict}"
+    )
+    return ratio <= target
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--repeat", type=int, default=7, help="processes per figure (median)")
+    parser.add_argument("--sizes", default="200,2000", help="two corpus sizes, small,large")
+    args = parser.parse_args(argv)
+    small, large = (int(n) for n in args.sizes.split(","))
+    repeat = args.repeat
+    results = []
+    with tempfile.TemporaryDirectory(prefix="hookmsg-bench-") as scratch:
+        tmp = Path(scratch)
+        version = sys.version.split()[0]
+        print(f"hookmsg benchmark: median of {repeat} fresh processes each, Python {version}")
+
+        floor = median_seconds([PYTHON, "-c", FLOOR_IMPORTS], REPO, repeat)
+        check = median_seconds([*HOOKMSG, "check"], REPO, repeat)
+        results.append(row("hookmsg check (this repository)", check, floor, 1.3))
+
+        one = tmp / "one-task"
+        one.mkdir()
+        (one / "dodo.py").write_text(ONE_TASK_DODO, "utf-8")
+        (one / "input.txt").write_text("x\n", "utf-8")
+        median_seconds(DOIT, one, 1)
+        doit_floor = median_seconds(DOIT, one, repeat)
+        median_seconds(DOIT, REPO, 1)
+        doit_noop = median_seconds(DOIT, REPO, repeat)
+        results.append(row("no-op doit (this repository)", doit_noop, doit_floor, 1.15))
+
+        corpora = {n: make_corpus(tmp, n) for n in (small, large)}
+        validate = {
+            n: median_seconds([*HOOKMSG, "validate"], p, max(3, repeat // 2))
+            for n, p in corpora.items()
+        }
+        parse = {
+            n: median_seconds(
+                [PYTHON, "-c", BLOCK_PARSE, str(p / "messages")], p, max(3, repeat // 2)
+            )
+            for n, p in corpora.items()
+        }
+        span = large - small
+        per_validate = (validate[large] - validate[small]) / span
+        per_parse = (parse[large] - parse[small]) / span
+        sizes = f"{small} messages: {{:.3f}} s; {large}: {{:.3f}} s"
+        print("  validate " + sizes.format(validate[small], validate[large]))
+        print(
+            f"  block parse {small} messages: {parse[small]:.3f} s; {large}: {parse[large]:.3f} s"
+        )
+        results.append(row("validation per message", per_validate, per_parse, 1.5, unit="ms"))
+        results.append(
+            row(f"validate {large} vs {small} messages", validate[large], validate[small], 11)
+        )
+    print("all targets met" if all(results) else "some targets missed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
