@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from hookmsg.config import Project
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.source import read_source
-from hookmsg.tomlpos import locate
+from hookmsg.tomlpos import locate, toml_error_position
 from hookmsg.vocabulary import EVENTS, TOOLS, matcher_key
 
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
@@ -158,9 +158,7 @@ def _load(
     try:
         data = tomllib.loads(source.text)
     except tomllib.TOMLDecodeError as error:
-        line = getattr(error, "lineno", 1) or 1
-        col = getattr(error, "colno", 1) or 1
-        message = str(error).split(" (at line", 1)[0]
+        line, col, message = toml_error_position(error)
         return None, source.text, [*problems, Diagnostic(display, line, col, "C001", message)]
     try:
         return model.model_validate(data), source.text, problems

@@ -37,6 +37,12 @@ _RULES: tuple[Rule, ...] = (
         "Make the path a readable regular file inside the repository.",
         "`chmod 000 messages/x.md`",
     ),
+    Rule(
+        "F008",
+        "Lists or blockquotes nest deeper than 100 levels; the file cannot be checked.",
+        "Flatten the nesting.",
+        "a list nested 60 levels deep",
+    ),
     # Licence header.
     Rule(
         "L001",

@@ -17,6 +17,11 @@ if TYPE_CHECKING:
     from markdown_it import MarkdownIt
     from markdown_it.token import Token
 
+# Nesting (lists, blockquotes) deeper than this is refused: markdown-it silently drops
+# the rest of a file past its limit, which would hide sections. 100 levels is far beyond
+# real prose and still far from Python's recursion limit.
+NESTING_LIMIT = 100
+
 BINDINGS = "Bindings"
 ADVISORY = "Advisory"
 GLYPHS = "→←↑↓↔"
@@ -86,6 +91,8 @@ class Message:
     bindings: tuple[Binding, ...]
     stray_binding_lines: tuple[int, ...]
     delivered_lines: tuple[int, ...]
+    # The first line nested past NESTING_LIMIT, where parsing stopped; None when complete.
+    too_deep_line: int | None = None
 
     @property
     def text(self) -> str:
@@ -130,7 +137,7 @@ def markdown_parser() -> MarkdownIt:
     """One block-level CommonMark parser, built once: inline parsing is never needed here."""
     from markdown_it import MarkdownIt
 
-    parser = MarkdownIt("commonmark")
+    parser = MarkdownIt("commonmark", {"maxNesting": NESTING_LIMIT})
     parser.core.ruler.disable(["inline"])
     # Setext headings are never sections and link reference definitions carry nothing a
     # rule reads, so neither needs recognising: their lines stay paragraphs (and rules).
@@ -192,6 +199,7 @@ def parse_message(source: SourceText, licence_line: str) -> Message:
     code_lines: set[int] = set()
     headings: list[tuple[int, str]] = []
     items: list[int] = []  # indexes of top-level `-` list items, candidates for bindings
+    too_deep: int | None = None
     for index, token in enumerate(tokens):
         if token.map is None:
             continue
@@ -205,6 +213,8 @@ def parse_message(source: SourceText, licence_line: str) -> Message:
                 headings.append((token.map[0] + 1, tokens[index + 1].content.strip()))
         elif kind == "list_item_open" and token.level == 1 and token.markup == "-":
             items.append(index)
+        if token.level >= NESTING_LIMIT - 1 and too_deep is None:
+            too_deep = token.map[0] + 1
 
     sections: list[Section] = []
     first_heading = headings[0][0] if headings else count + 1
@@ -257,6 +267,7 @@ def parse_message(source: SourceText, licence_line: str) -> Message:
         bindings=tuple(bindings),
         stray_binding_lines=tuple(stray),
         delivered_lines=delivered,
+        too_deep_line=too_deep,
     )
 
 

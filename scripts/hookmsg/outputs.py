@@ -110,31 +110,78 @@ def stale_files(workspace: Workspace) -> list[Path]:
     )
 
 
-def write_all(changes: Iterable[Output], remove: Iterable[Path] = ()) -> None:
-    """Replace every changed output atomically, all or nothing as far as the OS allows.
+def write_all(
+    changes: Iterable[Output], remove: Iterable[Path] = (), *, prune_up_to: Path | None = None
+) -> None:
+    """Replace every changed output, all or nothing.
 
     Every new content is first written and synced to a temporary file beside its
-    target; only when all of them exist are they renamed over the targets. A failure
-    (or an interrupt) before that point removes the temporaries and leaves every
-    target as it was; a rename, which does not allocate space, practically cannot fail.
+    target. Only when all of them exist are they renamed over the targets, each old
+    target kept as a hard-linked backup until the last rename succeeded; a failure
+    (or an interrupt) at any point puts every target back as it was. Then the files
+    in `remove` are deleted, with the folders that this empties below `prune_up_to`.
     """
     staged: list[tuple[Path, Path]] = []
+    backups: list[tuple[Path | None, Path]] = []
     try:
         for output in changes:
             staged.append(_stage(output))
         for temporary, target in staged:
+            backups.append((_backup(target), target))
             temporary.replace(target)
         staged.clear()
-    except OSError as error:
-        where = f" {error.filename}" if error.filename else ""
-        raise WriteError(f"cannot write{where}: {error.strerror or error}") from None
+    except BaseException as error:
+        _restore(backups)
+        if isinstance(error, OSError):
+            where = f" {error.filename}" if error.filename else ""
+            raise WriteError(
+                f"cannot write{where}: {error.strerror or error}; every output is as it was"
+            ) from None
+        raise
     finally:
         for temporary, _ in staged:
             with contextlib.suppress(OSError):
                 temporary.unlink()
+        for backup, _ in backups:
+            if backup is not None:
+                with contextlib.suppress(OSError):
+                    backup.unlink()
     for path in remove:
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
+        if prune_up_to is not None:
+            _remove_empty_parents(path.parent, prune_up_to)
+
+
+def _backup(target: Path) -> Path | None:
+    """A hard link to `target`'s current content (None if it does not exist yet)."""
+    if not target.exists():
+        return None
+    backup = target.with_name(f".{target.name}.{os.getpid()}.bak")
+    with contextlib.suppress(FileNotFoundError):
+        backup.unlink()
+    try:
+        os.link(target, backup)
+    except OSError:  # no hard links here: a copy does the same job
+        backup.write_bytes(target.read_bytes())
+    return backup
+
+
+def _restore(backups: list[tuple[Path | None, Path]]) -> None:
+    for backup, target in reversed(backups):
+        with contextlib.suppress(OSError):
+            if backup is None:
+                target.unlink()
+            else:
+                backup.replace(target)
+
+
+def _remove_empty_parents(folder: Path, stop: Path) -> None:
+    """Remove the empty folders from `folder` up to, not including, `stop`."""
+    with contextlib.suppress(OSError):
+        while folder != stop and stop in folder.parents and not any(folder.iterdir()):
+            folder.rmdir()
+            folder = folder.parent
 
 
 def _stage(output: Output) -> tuple[Path, Path]:

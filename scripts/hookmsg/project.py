@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from hookmsg.errors import ConfigError
+from hookmsg.tomlpos import toml_error_position
 
 PYPROJECT = "pyproject.toml"
 
@@ -59,10 +60,9 @@ def read_tool_table(root: Path) -> tuple[dict[str, Any], str]:
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}:1:1: K002 cannot read {PYPROJECT}: {error}") from None
     except tomllib.TOMLDecodeError as error:
-        line = getattr(error, "lineno", 1) or 1
-        col = getattr(error, "colno", 1) or 1
+        line, col, message = toml_error_position(error)
         raise ConfigError(
-            f"{path}:{line}:{col}: K002 {PYPROJECT} is not valid TOML: {error}"
+            f"{path}:{line}:{col}: K002 {PYPROJECT} is not valid TOML: {message}"
         ) from None
     tool = data.get("tool", {})
     table = tool.get("hookmsg", {}) if isinstance(tool, dict) else {}

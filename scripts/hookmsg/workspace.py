@@ -100,6 +100,8 @@ class Workspace:
     def context_for(self, message: Message, *, registered: bool) -> MessageContext:
         settings = self.project.settings
         registry = self.catalogue.registry
+        # Without a loaded registry nothing is known about guards: skip those rules.
+        registered = registered and registry is not None
         guard = registry.guards.get(message.name) if registry is not None and registered else None
         return MessageContext(
             licence_line=settings.licence_line,
@@ -171,7 +173,8 @@ def _budget(workspace: Workspace) -> list[Diagnostic]:
     found = []
     for form, size in (("plugin", index.plugin_size), ("engine", index.engine_size)):
         if size > budget:
-            largest = ", ".join(f"{title} ({chars})" for title, chars in index.largest_groups(3))
+            groups = index.largest_groups(3, engine=form == "engine")
+            largest = ", ".join(f"{title} ({chars})" for title, chars in groups)
             found.append(
                 Diagnostic(
                     workspace.project.relative(workspace.project.catalog_file("skills.toml")),
@@ -208,9 +211,7 @@ def _expand(paths: Sequence[Path]) -> list[Path]:
         if not path.exists() and not path.is_symlink():
             raise UsageError(f"{path}: no such file or folder")
         if path.is_dir():
-            files += sorted(
-                (p for p in path.rglob("*.md") if not p.is_dir()), key=lambda p: p.as_posix()
-            )
+            files += sorted(path.rglob("*.md"), key=lambda p: p.as_posix())
         else:
             files.append(path)
     return files

@@ -60,7 +60,9 @@ def _build_locked(
     drift = find_drift(workspace, outputs, stale=selected is None)
     changed = {d.display for d in drift if d.state != "stale"}
     stale = [project.root / d.display for d in drift if d.state == "stale"]
-    write_all([o for o in outputs if o.display in changed], stale)
+    write_all(
+        [o for o in outputs if o.display in changed], stale, prune_up_to=project.generated_dir
+    )
     for item in drift:
         note(f"{'removed' if item.state == 'stale' else 'wrote'} {item.display}")
     if not drift and verbose:

@@ -18,10 +18,16 @@ class SkillIndex:
     engine_text: str
     plugin_size: int
     engine_size: int
-    group_sizes: tuple[tuple[str, int], ...]
+    group_lines: tuple[tuple[str, str], ...]
+    prefix: str
 
-    def largest_groups(self, count: int) -> list[tuple[str, int]]:
-        return sorted(self.group_sizes, key=lambda item: (-item[1], item[0]))[:count]
+    def largest_groups(self, count: int, *, engine: bool = False) -> list[tuple[str, int]]:
+        """The largest group lines, in characters, of the plugin (or engine) form."""
+        sizes = [
+            (title, len(line.replace(self.prefix, "/") if engine else line))
+            for title, line in self.group_lines
+        ]
+        return sorted(sizes, key=lambda item: (-item[1], item[0]))[:count]
 
 
 def _delivered_size(text: str, licence_line: str) -> int:
@@ -51,11 +57,11 @@ def render_skill_index(skills: SkillCatalogue, project: Project) -> SkillIndex:
     )
     # The engine install strips the plugin namespace from every slash command.
     engine_text = text.replace(prefix, "/")
-    sizes = tuple((title, len(line)) for title, line in groups)
     return SkillIndex(
         text=text,
         engine_text=engine_text,
         plugin_size=_delivered_size(text, licence_line),
         engine_size=_delivered_size(engine_text, licence_line),
-        group_sizes=sizes,
+        group_lines=tuple(groups),
+        prefix=prefix,
     )

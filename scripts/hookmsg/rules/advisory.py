@@ -33,7 +33,9 @@ def scan_template(text: str) -> TemplateScan:
     other = []
     for match in _CONSTRUCT.finditer(text):
         whole = match.group(0)
-        plain = _PLAIN.match(match.group("var") or "") if whole.endswith("}}") else None
+        if whole.startswith("{{") and not whole.endswith("}}"):
+            continue  # unclosed: a broken template (A007), not other syntax
+        plain = _PLAIN.match(match.group("var") or "")
         if whole.startswith("{{") and plain:
             placeholders.append(Placeholder(plain.group("name"), match.start()))
         else:
@@ -50,6 +52,8 @@ def template_error(text: str) -> tuple[int, str] | None:
         SandboxedEnvironment(autoescape=False).parse(text)
     except TemplateSyntaxError as error:
         return error.lineno or 1, error.message or "syntax error"
+    except RecursionError:
+        return 1, "expression nested too deeply"
     return None
 
 
@@ -121,7 +125,7 @@ def check(message: Message, context: MessageContext) -> list[Diagnostic]:
                 f"Advisory is not a valid template: {error[1]}",
             )
         )
-    if context.registered and context.placeholders is not None:
+    if context.registered and context.placeholders is not None and error is None:
         declared = context.placeholders
         for placeholder in scan.placeholders:
             if placeholder.name not in declared:

@@ -44,7 +44,7 @@ def check(message: Message, context: MessageContext) -> list[Diagnostic]:
         if found_id and expected_id and found_id != expected_id:
             report(1, 1, "L004", f"licence id is '{found_id}', expected '{expected_id}'")
         else:
-            report(1, 1, "L003", f"licence line reads '{first.strip()}', expected '{expected}'")
+            report(1, 1, "L003", f"licence line reads '{first}', expected '{expected}'")
     else:
         later = [n for n in prose if n > 1 and LICENCE_LIKE.match(lines[n - 1])]
         if later:

@@ -19,8 +19,10 @@ def check(
     """`messages` maps every message name that exists to the path shown for it."""
     found: list[Diagnostic] = []
 
-    def at(loc: tuple[str | int, ...], code: str, message: str, needle: str | None = None) -> None:
-        found.append(Diagnostic(display, locate(text, loc, needle), 1, code, message))
+    def at(
+        loc: tuple[str | int, ...], code: str, message: str, needle: str | None = None, nth: int = 1
+    ) -> None:
+        found.append(Diagnostic(display, locate(text, loc, needle, nth), 1, code, message))
 
     first_entry: dict[tuple[str, str], int] = {}
     for index, entry in enumerate(registry.dispatch):
@@ -43,17 +45,13 @@ def check(
             )
         else:
             first_entry[entry.key] = index
-        seen: set[str] = set()
+        seen: dict[str, int] = {}
         for name in entry.messages:
             needle = f'"{name}"'
-            if name in seen:
-                at(
-                    (*where, "messages"),
-                    "R003",
-                    f"'{name}' is listed twice for {entry.event} {entry.key[1]}",
-                    needle,
-                )
-            seen.add(name)
+            seen[name] = seen.get(name, 0) + 1
+            if seen[name] > 1:
+                repeat = f"'{name}' is listed twice for {entry.event} {entry.key[1]}"
+                at((*where, "messages"), "R003", repeat, needle, seen[name])
             if name not in messages:
                 at(
                     (*where, "messages"),

@@ -1,0 +1,362 @@
+"""Check mode (`hookmsg check`, `hookmsg build --check`) and build, through the CLI.
+
+Every case runs on a throw-away copy of this repository (the `project` fixture).
+Check mode must never write: each test snapshots the whole tree (every path and
+its bytes) before and after.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from conftest import Result
+from hookmsg.outputs import GENERATOR_NAMES
+
+Cli = Callable[..., Result]
+Tree = dict[str, bytes | None]
+
+CHECK_COMMANDS = [("check",), ("build", "--check")]
+DIAGNOSTIC = re.compile(r"^(?P<path>\S+):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]\d{3}) ")
+INVENTORY = ("generated/hook-message-inventory.md", "generated/hook-message-inventory.json")
+
+
+@pytest.fixture(autouse=True)
+def _plain_text_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    # CI sets GITHUB_ACTIONS=true, which switches the default diagnostic format.
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+
+
+def snapshot(root: Path) -> Tree:
+    """Every path under `root` (folders as None) with the bytes of every file."""
+    tree: Tree = {}
+    for path in sorted(root.rglob("*")):
+        key = path.relative_to(root).as_posix()
+        tree[key] = None if path.is_dir() else path.read_bytes()
+    return tree
+
+
+def files(tree: Tree) -> dict[str, bytes]:
+    return {path: data for path, data in tree.items() if data is not None}
+
+
+def temporaries(root: Path) -> list[str]:
+    return sorted(
+        p.relative_to(root).as_posix() for p in root.rglob("*") if p.name.endswith(".tmp")
+    )
+
+
+def diagnostics(out: str) -> set[tuple[str, str]]:
+    """(path, code) of every diagnostic line in text output."""
+    found = set()
+    for line in out.splitlines():
+        match = DIAGNOSTIC.match(line)
+        if match:
+            found.add((match.group("path"), match.group("code")))
+    return found
+
+
+def insert_before_bindings(path: Path, text: str) -> None:
+    source = path.read_text(encoding="utf-8")
+    assert source.count("\n## Bindings") == 1
+    path.write_text(source.replace("\n## Bindings", f"\n{text}\n\n## Bindings"), encoding="utf-8")
+
+
+def drop_licence_line(path: Path) -> None:
+    lines = path.read_text(encoding="utf-8").split("\n")
+    assert lines[0].startswith("<!-- SPDX-License-Identifier")
+    path.write_text("\n".join(lines[1:]), encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One way the tree drifts, and the diagnostics check mode must give for it."""
+
+    id: str
+    apply: Callable[[Path], None]
+    expected: frozenset[tuple[str, str]]
+    # After `hookmsg build`, are the files exactly the original ones again?
+    restores_original: bool = True
+
+
+def _edit_message(root: Path) -> None:
+    # A context message's body: its delivered size changes, so the inventory does.
+    insert_before_bindings(root / "messages/stop.md", "One more sentence of procedure.")
+
+
+def _hand_edit_advisories(root: Path) -> None:
+    path = root / "generated/advisories.json"
+    text = path.read_text(encoding="utf-8")
+    assert '"Full procedure: ' in text
+    path.write_text(text.replace('"Full procedure: ', '"Full procedure (edited): ', 1), "utf-8")
+
+
+def _deleter(name: str) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        (root / "generated" / name).unlink()
+
+    return apply
+
+
+def _stray(name: str) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        path = root / "generated" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("left behind\n", encoding="utf-8")
+
+    return apply
+
+
+CASES = [
+    Case(
+        "message-body",
+        _edit_message,
+        frozenset((path, "G002") for path in INVENTORY),
+        restores_original=False,
+    ),
+    Case(
+        "hand-edit-advisories",
+        _hand_edit_advisories,
+        frozenset({("generated/advisories.json", "G002")}),
+    ),
+    *(
+        Case(f"deleted-{name}", _deleter(name), frozenset({(f"generated/{name}", "G003")}))
+        for name in GENERATOR_NAMES
+    ),
+    Case("stray-file", _stray("old-index.md"), frozenset({("generated/old-index.md", "G004")})),
+    Case(
+        "stray-temporary",
+        _stray(".advisories.json.abc123.tmp"),
+        frozenset({("generated/.advisories.json.abc123.tmp", "G004")}),
+    ),
+    Case(
+        "stray-in-subfolder",
+        _stray("old/index.md"),
+        frozenset({("generated/old/index.md", "G004")}),
+    ),
+]
+
+
+def _ids(case: Case) -> str:
+    return case.id
+
+
+# -- check mode ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", CHECK_COMMANDS, ids=" ".join)
+def test_clean_tree_passes_and_writes_nothing(
+    project: Path, cli: Cli, command: tuple[str, ...]
+) -> None:
+    before = snapshot(project)
+    result = cli(*command)
+    assert result.code == 0, result.out + result.err
+    assert result.out == ""
+    assert snapshot(project) == before
+
+
+@pytest.mark.parametrize("case", CASES, ids=_ids)
+@pytest.mark.parametrize("command", CHECK_COMMANDS, ids=" ".join)
+def test_drift_is_reported_and_nothing_written(
+    project: Path, cli: Cli, command: tuple[str, ...], case: Case
+) -> None:
+    case.apply(project)
+    before = snapshot(project)
+    result = cli(*command)
+    assert result.code == 1, result.out + result.err
+    assert diagnostics(result.out) == case.expected, result.out
+    last = result.out.rstrip("\n").split("\n")[-1]
+    assert "hookmsg build" in last, result.out
+    assert snapshot(project) == before
+    # No temporary file but the one a case planted itself.
+    assert temporaries(project) == sorted(p for p, _ in case.expected if p.endswith(".tmp"))
+
+
+@pytest.mark.parametrize("command", CHECK_COMMANDS, ids=" ".join)
+def test_hand_edit_shows_a_unified_diff(project: Path, cli: Cli, command: tuple[str, ...]) -> None:
+    _hand_edit_advisories(project)
+    result = cli(*command)
+    assert result.code == 1
+    lines = result.out.split("\n")
+    old = [i for i, line in enumerate(lines) if line.startswith("--- generated/advisories.json")]
+    new = [i for i, line in enumerate(lines) if line.startswith("+++ generated/advisories.json")]
+    assert len(old) == 1 and new == [old[0] + 1], result.out
+    assert lines[new[0] + 1].startswith("@@ "), result.out
+    assert any(line.startswith("-") and "Full procedure (edited): " in line for line in lines), (
+        result.out
+    )
+    assert any(
+        line.startswith("+") and '"full_procedure": "Full procedure: ' in line for line in lines
+    ), result.out
+
+
+def test_message_edit_names_only_the_outputs_that_change(project: Path, cli: Cli) -> None:
+    _edit_message(project)
+    result = cli("check")
+    assert result.code == 1
+    named = {path for path, _ in diagnostics(result.out)}
+    assert named == set(INVENTORY)
+    assert "generated/advisories.json" not in result.out
+    assert "generated/skill-index.md" not in result.out
+
+
+@pytest.mark.parametrize("command", CHECK_COMMANDS, ids=" ".join)
+def test_validation_error_fails_check(project: Path, cli: Cli, command: tuple[str, ...]) -> None:
+    drop_licence_line(project / "messages/stop.md")
+    before = snapshot(project)
+    result = cli(*command)
+    assert result.code == 1, result.out + result.err
+    assert ("messages/stop.md", "L001") in diagnostics(result.out), result.out
+    assert snapshot(project) == before
+
+
+@pytest.mark.parametrize("command", CHECK_COMMANDS, ids=" ".join)
+def test_json_format_is_one_array_of_diagnostics(
+    project: Path, cli: Cli, command: tuple[str, ...]
+) -> None:
+    _hand_edit_advisories(project)
+    _deleter("skill-index.md")(project)
+    _stray("old-index.md")(project)
+    drop_licence_line(project / "messages/stop.md")
+    before = snapshot(project)
+    result = cli(*command, "--format", "json")
+    assert result.code == 1
+    records = json.loads(result.out)  # the whole of stdout: no diff, no fix line
+    assert isinstance(records, list)
+    for record in records:
+        assert set(record) == {"path", "line", "col", "code", "severity", "message"}
+        assert isinstance(record["line"], int) and isinstance(record["col"], int)
+    codes = {(r["path"], r["code"]) for r in records}
+    assert {
+        ("generated/advisories.json", "G002"),
+        ("generated/skill-index.md", "G003"),
+        ("generated/old-index.md", "G004"),
+        ("messages/stop.md", "L001"),
+    } <= codes
+    assert snapshot(project) == before
+
+
+def test_json_format_on_a_clean_tree_is_an_empty_array(project: Path, cli: Cli) -> None:
+    result = cli("check", "--format", "json")
+    assert result.code == 0
+    assert json.loads(result.out) == []
+
+
+# -- build --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", CASES, ids=_ids)
+def test_build_repairs_every_drift(project: Path, cli: Cli, case: Case) -> None:
+    original = snapshot(project)
+    case.apply(project)
+    result = cli("build")
+    assert result.code == 0, result.out + result.err
+    assert temporaries(project) == []
+    after = cli("check")
+    assert (after.code, after.out) == (0, ""), after.out
+    # Files only: a stray file's emptied subfolder may stay (git does not track folders).
+    original_files = files(original)
+    now = files(snapshot(project))
+    if case.restores_original:
+        assert now == original_files
+    else:
+        assert set(now) == set(original_files)
+        changed = {key for key in original_files if original_files[key] != now[key]}
+        assert changed == {"messages/stop.md", *INVENTORY}
+
+
+def test_build_removes_the_stray_file(project: Path, cli: Cli) -> None:
+    _stray("old-index.md")(project)
+    result = cli("build")
+    assert result.code == 0
+    assert not (project / "generated/old-index.md").exists()
+    assert "generated/old-index.md" in result.err
+
+
+def test_build_with_a_validation_error_writes_nothing(project: Path, cli: Cli) -> None:
+    # Sources that would change outputs, a missing output and a stray file: a build
+    # that ignored the validation error would touch all three.
+    drop_licence_line(project / "messages/stop.md")
+    insert_before_bindings(project / "messages/stop.md", "One more sentence of procedure.")
+    _deleter("advisories.json")(project)
+    _stray("old-index.md")(project)
+    before = snapshot(project)
+    result = cli("build")
+    assert result.code == 1
+    assert ("messages/stop.md", "L001") in diagnostics(result.out)
+    assert "nothing was written" in result.err
+    assert snapshot(project) == before
+    assert temporaries(project) == []
+
+
+def _hand_edit_every_output(root: Path) -> None:
+    for name in GENERATOR_NAMES:
+        path = root / "generated" / name
+        path.write_bytes(path.read_bytes() + b"hand edit\n")
+
+
+def _fail_on_second_call(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
+    real = getattr(os, name)
+    calls: list[int] = []
+
+    def failing(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 2:
+            raise OSError(errno.EIO, f"simulated {name} failure")
+        return real(*args, **kwargs)
+
+    # hookmsg.outputs calls os.fsync directly and os.replace through Path.replace.
+    monkeypatch.setattr(f"hookmsg.outputs.os.{name}", failing)
+    return calls
+
+
+@pytest.mark.parametrize("function", ["fsync", "replace"])
+def test_build_that_fails_to_write_leaves_every_output_as_it_was(
+    project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch, function: str
+) -> None:
+    _hand_edit_every_output(project)  # so that every output would be rewritten
+    before = snapshot(project)
+    calls = _fail_on_second_call(monkeypatch, function)
+    result = cli("build")
+    assert len(calls) >= 2
+    # Reported as an error (exit 1), not a traceback out of `run`.
+    assert result.code == 1, result.out + result.err
+    assert f"simulated {function} failure" in result.err
+    assert "Traceback" not in result.err
+    assert temporaries(project) == []
+    assert snapshot(project) == before
+
+
+def test_build_with_nothing_changed_writes_nothing(project: Path, cli: Cli) -> None:
+    old = 1_000_000_000  # a fixed past time: no clock comparison involved
+    generated = sorted((project / "generated").iterdir())
+    for path in generated:
+        os.utime(path, ns=(old * 10**9, old * 10**9))
+    stats = {p.name: (p.stat().st_mtime_ns, p.stat().st_ino) for p in generated}
+    before = snapshot(project)
+    result = cli("build")
+    assert result.code == 0, result.out + result.err
+    assert "wrote" not in result.err
+    assert {p.name: (p.stat().st_mtime_ns, p.stat().st_ino) for p in generated} == stats
+    assert snapshot(project) == before
+
+
+@pytest.mark.parametrize("command", CHECK_COMMANDS, ids=" ".join)
+def test_check_from_a_subfolder_is_clean(
+    project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch, command: tuple[str, ...]
+) -> None:
+    # The configuration is found from the working directory upward, so a check run
+    # inside messages/ checks the same project, with the same (clean) result.
+    monkeypatch.chdir(project / "messages")
+    before = snapshot(project)
+    result = cli(*command)
+    assert result.code == 0, result.out + result.err
+    assert result.out == ""
+    assert snapshot(project) == before

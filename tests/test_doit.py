@@ -1,0 +1,239 @@
+"""The doit task graph through doit's real command line, in a copy of the repository.
+
+Each test copies the sources, the committed outputs, `dodo.py` and `scripts/` (dodo.py
+puts `scripts/` first on sys.path, so the copy's own hookmsg runs) into a temporary
+folder and runs `python -m doit` there. doit reports a task it runs as `.  name` and
+a task that is up to date as `-- name`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+COPIED = ("pyproject.toml", "messages", "catalog", "generated", "dodo.py", "scripts")
+STATE = ".doit.db"
+GENERATORS = {"skill_index", "advisories", "inventory"}
+
+
+@dataclass(frozen=True)
+class Doit:
+    code: int
+    output: str
+
+    @property
+    def lines(self) -> list[str]:
+        return [line for line in self.output.split("\n") if line.strip()]
+
+    @property
+    def ran(self) -> set[str]:
+        return {line[2:].strip() for line in self.lines if line.startswith(". ")}
+
+    @property
+    def up_to_date(self) -> set[str]:
+        return {line[3:].strip() for line in self.lines if line.startswith("-- ")}
+
+
+def doit(root: Path, *args: str) -> Doit:
+    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTIONS", "NO_COLOR")}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    result = subprocess.run(
+        [sys.executable, "-m", "doit", *args],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        check=False,
+    )
+    return Doit(result.returncode, result.stdout)
+
+
+def files(root: Path) -> dict[str, bytes]:
+    """Every file of the copy except doit's own state (which doit may rewrite)."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not p.name.startswith(STATE) and "__pycache__" not in p.parts
+    }
+
+
+def generated(root: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((root / "generated").iterdir())}
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A copy of the repository that doit can run in, without doit state."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
+    for name in COPIED:
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, root / name, ignore=ignore)
+        else:
+            shutil.copy2(source, root / name)
+    assert not (root / STATE).exists()
+    return root
+
+
+@pytest.fixture
+def committed(repo: Path) -> dict[str, bytes]:
+    return generated(repo)
+
+
+@pytest.fixture
+def built(repo: Path, committed: dict[str, bytes]) -> Path:
+    """The copy after a first, successful `doit`."""
+    first = doit(repo)
+    assert first.code == 0, first.output
+    return repo
+
+
+def rewrite(path: Path, text: str) -> None:
+    """Write `text` and move the mtime on: doit trusts an unchanged mtime without hashing."""
+    previous = path.stat().st_mtime_ns
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, ns=(previous + 10**9, previous + 10**9))
+
+
+def insert_before_bindings(path: Path, text: str) -> None:
+    source = path.read_text(encoding="utf-8")
+    assert source.count("\n## Bindings") == 1
+    rewrite(path, source.replace("\n## Bindings", f"\n{text}\n\n## Bindings"))
+
+
+def test_first_run_builds_everything_and_second_run_does_nothing(
+    repo: Path, committed: dict[str, bytes]
+) -> None:
+    first = doit(repo)
+    assert first.code == 0, first.output
+    assert {"validate", *GENERATORS} <= first.ran, first.output
+    assert first.up_to_date == set(), first.output
+    assert generated(repo) == committed
+    assert (repo / STATE).is_file(), "the sqlite3 backend keeps its state in .doit.db"
+
+    second = doit(repo)
+    assert second.code == 0, second.output
+    assert second.lines, "doit says which tasks are up to date"
+    assert all(line.startswith("-- ") for line in second.lines), second.output
+    assert {"validate", *GENERATORS} <= second.up_to_date
+    assert generated(repo) == committed
+
+
+def test_touching_a_message_without_changing_it_reruns_nothing(built: Path) -> None:
+    path = built / "messages/stop.md"
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    again = doit(built)
+    assert again.code == 0, again.output
+    assert again.ran == set(), again.output
+
+
+def test_message_body_change_reruns_its_dependents_only(
+    built: Path, committed: dict[str, bytes]
+) -> None:
+    path = built / "messages/stop.md"
+    insert_before_bindings(path, "One more sentence of procedure.")
+    again = doit(built)
+    assert again.code == 0, again.output
+    assert {"validate", "advisories", "inventory"} <= again.ran, again.output
+    assert "skill_index" in again.up_to_date, again.output
+    assert "skill_index" not in again.ran, again.output
+    now = generated(built)
+    assert now["skill-index.md"] == committed["skill-index.md"]
+    assert now["hook-message-inventory.json"] != committed["hook-message-inventory.json"]
+    check = doit(built, "check")
+    assert check.code == 0, check.output
+    third = doit(built)
+    assert third.ran == set(), third.output
+
+
+def test_skill_catalogue_change_reruns_the_skill_index(built: Path) -> None:
+    path = built / "catalog/skills.toml"
+    text = path.read_text(encoding="utf-8")
+    marker = 'description = "'
+    assert marker in text
+    rewrite(path, text.replace(marker, marker + "Now: ", 1))
+    again = doit(built)
+    assert again.code == 0, again.output
+    assert {"validate", "skill_index"} <= again.ran, again.output
+    # advisories.json depends on the messages and the hook registry only.
+    assert "advisories" in again.up_to_date, again.output
+    check = doit(built, "check")
+    assert check.code == 0, check.output
+
+
+def test_doit_check_passes_clean_and_fails_on_a_hand_edit_without_writing(
+    built: Path,
+) -> None:
+    before = files(built)
+    clean = doit(built, "check")
+    assert clean.code == 0, clean.output
+    assert files(built) == before
+
+    path = built / "generated/advisories.json"
+    path.write_bytes(
+        path.read_bytes().replace(b"Full procedure: ", b"Full procedure (edited): ", 1)
+    )
+    edited = files(built)
+    drift = doit(built, "check")
+    assert drift.code != 0, drift.output
+    assert "generated/advisories.json" in drift.output
+    assert "G002" in drift.output
+    assert files(built) == edited
+
+
+def test_losing_the_state_file_only_costs_a_rebuild(
+    built: Path, committed: dict[str, bytes]
+) -> None:
+    (built / STATE).unlink()
+    again = doit(built)
+    assert again.code == 0, again.output
+    assert {"validate", *GENERATORS} <= again.ran, again.output
+    assert generated(built) == committed
+    quiet = doit(built)
+    assert quiet.ran == set(), quiet.output
+
+
+def test_validation_error_fails_doit_and_leaves_outputs_alone(
+    built: Path, committed: dict[str, bytes]
+) -> None:
+    path = built / "messages/stop.md"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    assert lines[0].startswith("<!-- SPDX-License-Identifier")
+    # No licence line, and a body change that would alter the inventory.
+    rewrite(path, "\n".join(lines[1:]))
+    insert_before_bindings(path, "One more sentence of procedure.")
+    before = files(built)
+    failed = doit(built)
+    assert failed.code != 0, failed.output
+    assert "L001" in failed.output
+    assert generated(built) == committed
+    assert files(built) == before
+    assert not any(p.name.endswith(".tmp") for p in built.rglob("*"))
+    # Still failing on the next run: a failed task is never recorded as done.
+    again = doit(built)
+    assert again.code != 0, again.output
+    assert generated(built) == committed
+
+
+def test_deleted_output_is_rebuilt_by_its_task_alone(
+    built: Path, committed: dict[str, bytes]
+) -> None:
+    (built / "generated/advisories.json").unlink()
+    again = doit(built)
+    assert again.code == 0, again.output
+    assert "advisories" in again.ran, again.output
+    assert {"validate", "skill_index"} <= again.up_to_date, again.output
+    assert generated(built) == committed

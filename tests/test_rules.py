@@ -1,0 +1,937 @@
+"""One test (at least) per diagnostic code: each breaks exactly one thing in a valid source.
+
+Every message-level test starts from `VALID`, a minimal message that passes every rule,
+changes one thing, runs `hookmsg validate` in-process, and asserts the exact code, line
+and column of every finding: no other finding may appear. Message files that the
+registry rules must not see are written to a folder outside the repository copy (the
+spec lets `validate` vet files from elsewhere); registry-dependent ones go into the
+copy's `messages/` with `catalog/hooks.toml` edited to match. Catalogue and
+configuration rules edit the copied `catalog/*.toml` and `pyproject.toml`.
+
+Expected line numbers in the catalogue are computed from the edited text, so the tests
+follow the real catalogue as it grows.
+
+The last test fails when a code is added to `hookmsg.codes.RULES` without a test here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from conftest import Result
+from hookmsg.codes import RULES
+
+Cli = Callable[..., Result]
+
+LICENCE = "<!-- SPDX-License-Identifier: MIT -->"
+
+# Line  1: licence          Line  7: ## Bindings
+# Line  2: (blank)          Line  8: (blank)
+# Line  3: title            Line  9: Drives →
+# Line  4: (blank)          Line 10: Established by ↑  (path at column 25)
+# Line  5: body             Line 11: Cross-bound with ↔ (text at column 27)
+# Line  6: (blank)
+VALID = (
+    f"{LICENCE}\n"
+    "\n"
+    "Title sentence for the test message.\n"
+    "\n"
+    "Body text that the assistant receives.\n"
+    "\n"
+    "## Bindings\n"
+    "\n"
+    "- **Drives →** the assistant to do the thing under test.\n"
+    "- **Established by ↑** `catalog/hooks.toml`, nothing else.\n"
+    "- **Cross-bound with ↔** no other message in particular.\n"
+)
+TITLE = "Title sentence for the test message."
+BODY = "Body text that the assistant receives."
+BINDINGS = "## Bindings\n"
+DRIVES = "- **Drives →** the assistant to do the thing under test.\n"
+ESTABLISHED = "- **Established by ↑** `catalog/hooks.toml`, nothing else.\n"
+CROSS = "- **Cross-bound with ↔** no other message in particular.\n"
+
+Position = tuple[int, int, str]
+Located = tuple[str, int, int, str]
+
+_FINDING = re.compile(
+    r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]\d{3}) (?P<message>.*)$"
+)
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str
+    line: int
+    col: int
+    code: str
+    message: str
+
+    @property
+    def position(self) -> Position:
+        return self.line, self.col, self.code
+
+    @property
+    def located(self) -> Located:
+        return self.path, self.line, self.col, self.code
+
+
+def parse_findings(out: str) -> list[Finding]:
+    """The `path:line:col: CODE message` lines of a text-format run."""
+    found = []
+    for line in out.splitlines():
+        match = _FINDING.match(line)
+        assert match is not None, f"not a diagnostic line: {line!r}"
+        found.append(
+            Finding(
+                match["path"],
+                int(match["line"]),
+                int(match["col"]),
+                match["code"],
+                match["message"],
+            )
+        )
+    return found
+
+
+def replace(text: str, old: str, new: str) -> str:
+    assert old in text, f"{old!r} not found"
+    return text.replace(old, new, 1)
+
+
+def with_advisory(advisory: str, text: str = VALID) -> str:
+    """`text` with an `## Advisory` section (heading on line 7, text on line 9) before Bindings."""
+    return replace(text, BINDINGS, f"## Advisory\n\n{advisory}\n\n{BINDINGS}")
+
+
+def write(path: Path, content: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    return path
+
+
+def outside(project: Path) -> Path:
+    """A folder outside the repository copy, for messages that no registry knows."""
+    folder = project.parent / "elsewhere"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+def run_findings(cli: Cli, *argv: str) -> list[Finding]:
+    result = cli(*argv)
+    found = parse_findings(result.out)
+    assert result.code == (1 if found else 0), result.out + result.err
+    return found
+
+
+def check_outside(
+    project: Path, cli: Cli, content: str | bytes, name: str = "draft.md"
+) -> list[Finding]:
+    """Validate `content` as a file outside the repository; every finding must be about it."""
+    path = write(outside(project) / name, content)
+    found = run_findings(cli, "validate", str(path))
+    assert {f.path for f in found} <= {path.as_posix()}, found
+    return found
+
+
+def positions(found: list[Finding]) -> list[Position]:
+    return [f.position for f in found]
+
+
+def located(found: list[Finding]) -> list[Located]:
+    return [f.located for f in found]
+
+
+def edit(path: Path, old: str, new: str) -> str:
+    """Replace the first `old` in the file; return the new text."""
+    text = replace(path.read_text(encoding="utf-8"), old, new)
+    path.write_text(text, encoding="utf-8")
+    return text
+
+
+def append(path: Path, extra: str) -> str:
+    text = path.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + extra
+    path.write_text(text, encoding="utf-8")
+    return text
+
+
+def line_of(text: str, needle: str, occurrence: int = 1) -> int:
+    """1-based number of the `occurrence`-th line that contains `needle`."""
+    hits = [n for n, line in enumerate(text.split("\n"), start=1) if needle in line]
+    assert len(hits) >= occurrence, f"{needle!r} found {len(hits)} time(s)"
+    return hits[occurrence - 1]
+
+
+def hooks(project: Path) -> Path:
+    return project / "catalog" / "hooks.toml"
+
+
+def register(
+    project: Path, name: str, placeholders: dict[str, str] | None, *, unwired: bool = True
+) -> str:
+    """List `name` under `[unwired]` and, with `placeholders`, declare it a guard."""
+    if unwired:
+        edit(hooks(project), "\n[unwired]\n", f'\n[unwired]\n{name} = "a message under test"\n')
+    text = hooks(project).read_text(encoding="utf-8")
+    if placeholders is not None:
+        table = "".join(f'{key} = "{value}"\n' for key, value in placeholders.items())
+        text = append(hooks(project), f"[guards.{name}.placeholders]\n{table}")
+    return text
+
+
+# --------------------------------------------------------------------------- baseline
+
+
+def test_valid_message_is_clean_outside_and_registered(project: Path, cli: Cli) -> None:
+    assert check_outside(project, cli, VALID) == []
+    register(project, "under-test", None)
+    write(project / "messages" / "under-test.md", VALID)
+    assert run_findings(cli, "validate", "messages/under-test.md") == []
+    assert run_findings(cli, "validate") == []
+
+
+# --------------------------------------------------------------------------- F: file level
+
+
+def test_f001_invalid_utf8(project: Path, cli: Cli) -> None:
+    data = VALID.encode().replace(b"Body text", b"Body caf\xe9 text")
+    found = check_outside(project, cli, data)
+    assert positions(found) == [(5, 9, "F001")]
+    assert "0xe9" in found[0].message
+
+
+def test_f002_crlf(project: Path, cli: Cli) -> None:
+    # Reported on the first CRLF line; the finding counts every CRLF line.
+    data = VALID.encode().replace(f"{BODY}\n".encode(), f"{BODY}\r\n".encode())
+    data = data.replace(b"thing under test.\n", b"thing under test.\r\n")
+    found = check_outside(project, cli, data)
+    assert positions(found) == [(5, 1, "F002")]
+    assert "2 line(s)" in found[0].message
+
+
+def test_f002_crlf_everywhere(project: Path, cli: Cli) -> None:
+    found = check_outside(project, cli, VALID.encode().replace(b"\n", b"\r\n"))
+    assert positions(found) == [(1, 1, "F002")]
+    assert "11 line(s)" in found[0].message
+
+
+def test_f003_bare_cr(project: Path, cli: Cli) -> None:
+    # The blank line 8 ends with a bare CR instead of LF.
+    data = VALID.encode().replace(f"{BINDINGS}\n".encode(), f"{BINDINGS}\r".encode())
+    assert positions(check_outside(project, cli, data)) == [(8, 1, "F003")]
+
+
+def test_f004_nul_byte(project: Path, cli: Cli) -> None:
+    # In a binding's text, so that no delivered-text rule sees the character too.
+    data = VALID.encode().replace(b"nothing else.", b"nothing\x00 else.")
+    found = check_outside(project, cli, data)
+    assert positions(found) == [(10, 53, "F004")]
+    assert "1 NUL byte" in found[0].message
+
+
+def test_f005_empty_file(project: Path, cli: Cli) -> None:
+    assert positions(check_outside(project, cli, b"")) == [(1, 1, "F005")]
+
+
+def test_f006_over_max_file_bytes(project: Path, cli: Cli) -> None:
+    # A limit that every real source fits under, and a message over it.
+    sources = [*(project / "catalog").glob("*.toml"), *(project / "messages").glob("*.md")]
+    limit = max(path.stat().st_size for path in sources) + len(VALID)
+    edit(project / "pyproject.toml", "max-file-bytes = 1000000", f"max-file-bytes = {limit}")
+    big = replace(VALID, BODY, BODY + " " + "x" * limit)
+    size = len(big.encode())
+    assert size > limit
+    found = check_outside(project, cli, big)
+    assert positions(found) == [(1, 1, "F006")]
+    assert f"{size} bytes, over the {limit}-byte limit" in found[0].message
+
+
+def _directory(messages: Path) -> str:
+    (messages / "x.md").mkdir()
+    return "not a regular file"
+
+
+def _symlink_loop(messages: Path) -> str:
+    (messages / "x.md").symlink_to("x.loop")
+    (messages / "x.loop").symlink_to("x.md")
+    return "cannot read file"
+
+
+def _symlink_out(messages: Path) -> str:
+    target = write(outside(messages.parent) / "x.md", VALID)
+    (messages / "x.md").symlink_to(target)
+    return "symbolic link points outside the repository"
+
+
+@pytest.mark.parametrize(
+    "make", [_directory, _symlink_loop, _symlink_out], ids=["directory", "loop", "outside"]
+)
+def test_f007_unreadable_message(project: Path, cli: Cli, make: Callable[[Path], str]) -> None:
+    reason = make(project / "messages")
+    found = run_findings(cli, "validate")
+    assert located(found) == [("messages/x.md", 1, 1, "F007")]
+    assert reason in found[0].message
+
+
+@pytest.mark.parametrize("make", [_symlink_loop, _symlink_out], ids=["loop", "outside"])
+def test_f007_unreadable_explicit_path(
+    project: Path, cli: Cli, make: Callable[[Path], str]
+) -> None:
+    reason = make(project / "messages")
+    found = run_findings(cli, "validate", "messages/x.md")
+    assert located(found) == [("messages/x.md", 1, 1, "F007")]
+    assert reason in found[0].message
+
+
+def test_f008_nesting_past_the_limit(project: Path, cli: Cli) -> None:
+    # Lists nest two token levels per marker: 50 markers reach the limit of 100 levels,
+    # past which markdown-it would drop the rest of the file (Bindings included).
+    deep = "\n".join("  " * depth + "- level" for depth in range(60))
+    found = check_outside(project, cli, replace(VALID, BODY, deep))
+    assert len(found) == 1
+    finding = found[0]
+    assert finding.position[2] == "F008"
+    assert finding.position[:2] == (53, 1)  # the 49th level: the first token past the limit
+    assert "100 levels" in finding.message
+
+
+def test_f008_not_reported_below_the_limit(project: Path, cli: Cli) -> None:
+    deep = "\n".join("  " * depth + "- level" for depth in range(40))
+    assert check_outside(project, cli, replace(VALID, BODY, deep)) == []
+
+
+# --------------------------------------------------------------------------- L, T: header
+
+
+def test_l001_missing_licence(project: Path, cli: Cli) -> None:
+    found = check_outside(project, cli, replace(VALID, f"{LICENCE}\n\n", ""))
+    assert positions(found) == [(1, 1, "L001")]
+
+
+def test_l002_licence_moved(project: Path, cli: Cli) -> None:
+    text = replace(VALID, f"{LICENCE}\n\n", f"{TITLE}\n\n{LICENCE}\n\n")
+    text = replace(text, f"{TITLE}\n\n{BODY}", BODY)
+    found = check_outside(project, cli, text)
+    assert positions(found) == [(3, 1, "L002")]
+    assert "line 3" in found[0].message
+
+
+def test_l003_misspelled_licence(project: Path, cli: Cli) -> None:
+    wrong = "<!-- SPDX-Licence-Identifier: MIT -->"
+    found = check_outside(project, cli, replace(VALID, LICENCE, wrong))
+    assert positions(found) == [(1, 1, "L003")]
+    assert wrong in found[0].message
+
+
+def test_l003_names_the_leading_whitespace_it_found(project: Path, cli: Cli) -> None:
+    # The spec: each licence error "names what was found". A message that quotes the
+    # found line stripped reads "reads '<X>', expected '<X>'", which names nothing.
+    found = check_outside(project, cli, replace(VALID, LICENCE, f"  {LICENCE}"))
+    assert positions(found) == [(1, 1, "L003")]
+    message = found[0].message
+    assert f"  {LICENCE}" in message or "leading" in message, message
+
+
+def test_l004_other_licence_id(project: Path, cli: Cli) -> None:
+    other = "<!-- SPDX-License-Identifier: Apache-2.0 -->"
+    found = check_outside(project, cli, replace(VALID, LICENCE, other))
+    assert positions(found) == [(1, 1, "L004")]
+    assert "'Apache-2.0'" in found[0].message
+    assert "'MIT'" in found[0].message
+
+
+def test_l005_duplicated_licence(project: Path, cli: Cli) -> None:
+    text = replace(VALID, f"{BODY}\n", f"{BODY}\n\n{LICENCE}\n")
+    found = check_outside(project, cli, text)
+    assert positions(found) == [(7, 1, "L005")]
+    assert "line 1" in found[0].message
+
+
+def test_l006_byte_order_mark(project: Path, cli: Cli) -> None:
+    found = check_outside(project, cli, b"\xef\xbb\xbf" + VALID.encode())
+    assert positions(found) == [(1, 1, "L006")]
+
+
+def test_l007_trailing_whitespace(project: Path, cli: Cli) -> None:
+    found = check_outside(project, cli, replace(VALID, f"{LICENCE}\n", f"{LICENCE}  \n"))
+    assert positions(found) == [(1, len(LICENCE) + 1, "L007")]
+
+
+def test_l008_no_blank_line_after_licence(project: Path, cli: Cli) -> None:
+    found = check_outside(project, cli, replace(VALID, f"{LICENCE}\n\n", f"{LICENCE}\n"))
+    assert positions(found) == [(2, 1, "L008")]
+
+
+def test_t001_no_title(project: Path, cli: Cli) -> None:
+    text = replace(VALID, f"{TITLE}\n\n{BODY}\n", f"## Procedure\n\n{BODY}\n")
+    found = check_outside(project, cli, text)
+    assert positions(found) == [(3, 1, "T001")]
+
+
+# --------------------------------------------------------------------------- B: bindings
+
+
+def test_b001_no_bindings(project: Path, cli: Cli) -> None:
+    text = VALID.split(f"\n{BINDINGS}", 1)[0]
+    assert text.endswith(f"{BODY}\n")
+    found = check_outside(project, cli, text)
+    assert positions(found) == [(5, 1, "B001")]
+
+
+@pytest.mark.parametrize(
+    "disguise",
+    [
+        "```\n## Bindings\n```",
+        "> ## Bindings",
+        "    ## Bindings",
+        "Bindings\n---",
+        "- ## Bindings",
+    ],
+    ids=["fence", "blockquote", "indented", "setext", "list"],
+)
+def test_b001_headings_in_disguise_are_not_sections(project: Path, cli: Cli, disguise: str) -> None:
+    text = replace(VALID, BINDINGS, f"{disguise}\n")
+    last = len(text.split("\n")) - 1
+    assert positions(check_outside(project, cli, text)) == [(last, 1, "B001")]
+
+
+def test_b001_not_reported_when_a_deep_list_precedes_bindings(project: Path, cli: Cli) -> None:
+    # `## Bindings` after a blank line is a real CommonMark heading however deeply the
+    # list before it nests; a parser that stops at its nesting limit must not hide it.
+    text = replace(VALID, BODY, "- " * 12 + "a deeply nested item.")
+    assert check_outside(project, cli, text) == []
+
+
+def test_b002_bindings_not_last(project: Path, cli: Cli) -> None:
+    found = check_outside(project, cli, VALID + "\n## After\n\nMore text.\n")
+    assert positions(found) == [(7, 1, "B002")]
+    assert "`## After`" in found[0].message
+    assert "line 13" in found[0].message
+
+
+def test_b003_second_bindings_section(project: Path, cli: Cli) -> None:
+    second = f"\n{BINDINGS}\n{DRIVES}{ESTABLISHED}{CROSS}"
+    found = check_outside(project, cli, VALID + second)
+    assert positions(found) == [(13, 1, "B003")]
+    assert "line 7" in found[0].message
+
+
+def test_b004_missing_required_direction(project: Path, cli: Cli) -> None:
+    found = check_outside(project, cli, replace(VALID, DRIVES, ""))
+    assert positions(found) == [(7, 1, "B004")]
+    assert "'Drives →'" in found[0].message
+
+
+def test_b005_directions_out_of_order(project: Path, cli: Cli) -> None:
+    found = check_outside(project, cli, replace(VALID, DRIVES + ESTABLISHED, ESTABLISHED + DRIVES))
+    assert positions(found) == [(10, 1, "B005")]
+
+
+@pytest.mark.parametrize(
+    "bullet",
+    ["- **Driven by →** a direction with the wrong glyph.\n", "- **Pushes →** an unknown one.\n"],
+    ids=["wrong-glyph", "unknown"],
+)
+def test_b006_bad_direction(project: Path, cli: Cli, bullet: str) -> None:
+    found = check_outside(project, cli, replace(VALID, DRIVES, DRIVES + bullet))
+    assert positions(found) == [(10, 3, "B006")]
+
+
+@pytest.mark.parametrize("text", ["TBD", "TODO: fill in later", ""], ids=["tbd", "todo", "empty"])
+def test_b007_placeholder_binding(project: Path, cli: Cli, text: str) -> None:
+    bullet = f"- **Drives →** {text}".rstrip() + "\n"
+    found = check_outside(project, cli, replace(VALID, DRIVES, bullet))
+    assert positions(found) == [(9, 1, "B007")]
+
+
+def test_b008_ascii_arrow_outside_code(project: Path, cli: Cli) -> None:
+    bullet = "- **Drives →** edits -> tests, `a -> b` in code, <!-- c -> d --> in a comment.\n"
+    found = check_outside(project, cli, replace(VALID, DRIVES, bullet))
+    assert positions(found) == [(9, 22, "B008")]
+    assert "'->'" in found[0].message
+
+
+def test_b008_every_ascii_arrow(project: Path, cli: Cli) -> None:
+    bullet = "- **Drives →** a -> b, c <- d, e <-> f, g => h, i <= j.\n"
+    found = check_outside(project, cli, replace(VALID, DRIVES, bullet))
+    assert positions(found) == [
+        (9, 18, "B008"),
+        (9, 26, "B008"),
+        (9, 34, "B008"),
+        (9, 43, "B008"),
+        (9, 51, "B008"),
+    ]
+
+
+def test_b009_missing_path(project: Path, cli: Cli) -> None:
+    text = replace(VALID, "`catalog/hooks.toml`", "`catalog/missing.toml`")
+    found = check_outside(project, cli, text)
+    assert positions(found) == [(10, 25, "B009")]
+    assert "`catalog/missing.toml`" in found[0].message
+
+
+def test_b009_overlong_file_name_is_a_finding_not_a_crash(project: Path, cli: Cli) -> None:
+    # A name longer than the file system allows (ENAMETOOLONG) does not exist.
+    long = "a" * 300 + ".md"
+    found = check_outside(project, cli, replace(VALID, "catalog/hooks.toml", long))
+    assert positions(found) == [(10, 25, "B009")]
+
+
+def test_b010_cross_binding_not_reciprocated(project: Path, cli: Cli) -> None:
+    text = replace(VALID, "no other message in particular.", "`messages/stop.md` (why).")
+    found = check_outside(project, cli, text)
+    assert positions(found) == [(11, 27, "B010")]
+    assert "`messages/stop.md`" in found[0].message
+
+
+def test_b010_reciprocated_cross_binding_is_clean(project: Path, cli: Cli) -> None:
+    register(project, "partner", None)
+    write(project / "messages" / "partner.md", VALID)
+    text = replace(VALID, "no other message in particular.", "`messages/partner.md` (why).")
+    write(project / "messages" / "under-test.md", text)
+    register(project, "under-test", None)
+    found = run_findings(cli, "validate", "messages/under-test.md")
+    assert located(found) == [("messages/under-test.md", 11, 27, "B010")]
+    assert "`messages/partner.md`" in found[0].message
+    edit(
+        project / "messages" / "partner.md",
+        "no other message in particular.",
+        "`messages/under-test.md` (why).",
+    )
+    assert run_findings(cli, "validate") == []
+
+
+def test_b011_stray_line_in_bindings(project: Path, cli: Cli) -> None:
+    text = replace(VALID, f"{BINDINGS}\n", f"{BINDINGS}\nThese are the bindings.\n\n")
+    found = check_outside(project, cli, text)
+    assert positions(found) == [(9, 1, "B011")]
+
+
+def test_b012_path_leaves_repository(project: Path, cli: Cli) -> None:
+    text = replace(VALID, "`catalog/hooks.toml`", "`../other/file.md`")
+    found = check_outside(project, cli, text)
+    assert positions(found) == [(10, 25, "B012")]
+
+
+# --------------------------------------------------------------------------- A: advisory
+
+
+def test_a001_guard_without_advisory(project: Path, cli: Cli) -> None:
+    register(project, "guarded", {"path": "src/app.py"})
+    write(project / "messages" / "guarded.md", VALID)
+    found = run_findings(cli, "validate", "messages/guarded.md")
+    assert located(found) == [("messages/guarded.md", 1, 1, "A001")]
+
+
+def test_a002_advisory_in_non_guard(project: Path, cli: Cli) -> None:
+    register(project, "plain", None)
+    write(project / "messages" / "plain.md", with_advisory("Check the file."))
+    found = run_findings(cli, "validate", "messages/plain.md")
+    assert located(found) == [("messages/plain.md", 7, 1, "A002")]
+
+
+def test_a003_second_advisory(project: Path, cli: Cli) -> None:
+    text = with_advisory("First text.", with_advisory("Second text."))
+    found = check_outside(project, cli, text)
+    assert positions(found) == [(11, 1, "A003")]
+    assert "line 7" in found[0].message
+
+
+def test_a004_undeclared_placeholder(project: Path, cli: Cli) -> None:
+    register(project, "guarded", {"path": "src/app.py"})
+    write(
+        project / "messages" / "guarded.md",
+        with_advisory("Check {{ path }} and {{ file }}."),
+    )
+    found = run_findings(cli, "validate", "messages/guarded.md")
+    assert located(found) == [("messages/guarded.md", 9, 22, "A004")]
+    assert "'file'" in found[0].message
+
+
+def test_a005_unused_placeholder(project: Path, cli: Cli) -> None:
+    register(project, "guarded", {"path": "src/app.py", "plan": "plans/x.md"})
+    write(project / "messages" / "guarded.md", with_advisory("Check {{ path }}."))
+    found = run_findings(cli, "validate", "messages/guarded.md")
+    assert located(found) == [("messages/guarded.md", 7, 1, "A005")]
+    assert "'plan'" in found[0].message
+
+
+def test_guard_with_every_placeholder_used_is_clean(project: Path, cli: Cli) -> None:
+    register(project, "guarded", {"path": "src/app.py", "plan": "plans/x.md"})
+    write(project / "messages" / "guarded.md", with_advisory("Check {{ path }}, {{plan}}."))
+    assert run_findings(cli, "validate") == []
+
+
+@pytest.mark.parametrize(
+    ("advisory", "expected"),
+    [
+        ("Check {{ path | upper }} now.", [(9, 7, "A006")]),
+        ("Check {{ path.name }} now.", [(9, 7, "A006")]),
+        ("Check {# a comment #} now.", [(9, 7, "A006")]),
+        ("Check {% if path %}{{ path }}{% endif %} now.", [(9, 7, "A006"), (9, 30, "A006")]),
+    ],
+    ids=["filter", "attribute", "comment", "tag"],
+)
+def test_a006_other_jinja_syntax(
+    project: Path, cli: Cli, advisory: str, expected: list[Position]
+) -> None:
+    assert positions(check_outside(project, cli, with_advisory(advisory))) == expected
+
+
+def test_a006_deeply_nested_expression_is_a_finding_not_a_crash(project: Path, cli: Cli) -> None:
+    advisory = "{{ " + "(" * 600 + "path" + ")" * 600 + " }}"
+    found = check_outside(project, cli, with_advisory(advisory))
+    assert (9, 1, "A006") in positions(found)
+    assert {f.code for f in found} <= {"A006", "A007"}
+
+
+def test_a007_invalid_template(project: Path, cli: Cli) -> None:
+    # The codes table's own example: an unclosed `{{ path` is a broken template (A007),
+    # not "Jinja2 syntax other than a plain variable" (A006).
+    found = check_outside(project, cli, with_advisory("Check {{ path"))
+    assert positions(found) == [(9, 1, "A007")]
+
+
+def test_a007_invalid_tag_is_also_other_syntax(project: Path, cli: Cli) -> None:
+    found = check_outside(project, cli, with_advisory("Check {% endif %} now."))
+    assert positions(found) == [(9, 1, "A007"), (9, 7, "A006")]
+
+
+def test_a008_empty_advisory(project: Path, cli: Cli) -> None:
+    text = replace(VALID, BINDINGS, f"## Advisory\n\n{BINDINGS}")
+    assert positions(check_outside(project, cli, text)) == [(7, 1, "A008")]
+
+
+# --------------------------------------------------------------------------- D: delivered text
+
+
+def _delivered_of_size(size: int) -> str:
+    padding = size - len(f"{TITLE}\n\n")
+    return replace(VALID, f"{BODY}\n", "x" * padding + "\n")
+
+
+def test_d001_over_the_cap(project: Path, cli: Cli) -> None:
+    assert check_outside(project, cli, _delivered_of_size(10_000)) == []
+    found = check_outside(project, cli, _delivered_of_size(10_001))
+    assert positions(found) == [(1, 1, "D001")]
+    assert "10001 characters, 1 over the 10000 cap" in found[0].message
+
+
+def test_d002_install_token(project: Path, cli: Cli) -> None:
+    text = replace(VALID, BODY, "Run ${HARNESS_ROOT}/hooks now.")
+    assert positions(check_outside(project, cli, text)) == [(5, 5, "D002")]
+
+
+@pytest.mark.parametrize("char", ["\u202e", "\u200b", "\u2066", "\x07"])
+def test_d003_hidden_character(project: Path, cli: Cli, char: str) -> None:
+    text = replace(VALID, BODY, f"Body {char}text.")
+    found = check_outside(project, cli, text)
+    assert positions(found) == [(5, 6, "D003")]
+    assert f"U+{ord(char):04X}" in found[0].message
+
+
+def test_d004_no_delivered_text(project: Path, cli: Cli) -> None:
+    # A licence line and a Bindings section only (the codes table's example). It also
+    # has no title line before its first section, which T001 reports.
+    text = replace(VALID, f"{TITLE}\n\n{BODY}\n\n", "")
+    assert positions(check_outside(project, cli, text)) == [(1, 1, "D004"), (3, 1, "T001")]
+
+
+# --------------------------------------------------------------------------- R: registry
+
+
+def test_r001_unregistered_message(project: Path, cli: Cli) -> None:
+    write(project / "messages" / "new-message.md", VALID)
+    found = run_findings(cli, "validate")
+    assert located(found) == [("messages/new-message.md", 1, 1, "R001")]
+    assert run_findings(cli, "validate", "messages/new-message.md") == found
+
+
+def test_r002_registered_name_does_not_exist(project: Path, cli: Cli) -> None:
+    text = edit(hooks(project), 'messages = ["stop"]', 'messages = ["stop", "stopp"]')
+    found = run_findings(cli, "validate")
+    assert located(found) == [("catalog/hooks.toml", line_of(text, '"stopp"'), 1, "R002")]
+
+
+def test_r002_guard_names_no_message(project: Path, cli: Cli) -> None:
+    text = append(hooks(project), '[guards.ghost.placeholders]\npath = "x"\n')
+    found = run_findings(cli, "validate")
+    line = line_of(text, "[guards.ghost.placeholders]")
+    assert located(found) == [("catalog/hooks.toml", line, 1, "R002")]
+
+
+def test_r002_unwired_name_does_not_exist(project: Path, cli: Cli) -> None:
+    text = edit(hooks(project), "\n[unwired]\n", '\n[unwired]\nghost = "gone"\n')
+    found = run_findings(cli, "validate")
+    assert located(found) == [("catalog/hooks.toml", line_of(text, "ghost = "), 1, "R002")]
+
+
+def test_r003_registered_twice_on_one_line(project: Path, cli: Cli) -> None:
+    text = edit(hooks(project), 'messages = ["stop"]', 'messages = ["stop", "stop"]')
+    found = run_findings(cli, "validate")
+    line = line_of(text, 'messages = ["stop", "stop"]')
+    assert located(found) == [("catalog/hooks.toml", line, 1, "R003")]
+
+
+def test_r003_registered_twice_reports_the_repeat(project: Path, cli: Cli) -> None:
+    # In a multi-line list the finding points at the repeated entry, the one to delete.
+    text = hooks(project).read_text(encoding="utf-8")
+    first = line_of(text, '  "pretooluse-write",')
+    lines = text.split("\n")
+    end = next(n for n in range(first, len(lines)) if lines[n].strip() == "]")
+    lines.insert(end, '  "pretooluse-write",')
+    hooks(project).write_text("\n".join(lines), encoding="utf-8")
+    found = run_findings(cli, "validate")
+    assert located(found) == [("catalog/hooks.toml", end + 1, 1, "R003")]
+
+
+def test_r004_unknown_event(project: Path, cli: Cli) -> None:
+    text = edit(hooks(project), 'event = "Stop"', 'event = "PreToolCall"')
+    found = run_findings(cli, "validate")
+    line = line_of(text, 'event = "PreToolCall"')
+    assert located(found) == [("catalog/hooks.toml", line, 1, "R004")]
+    assert "'PreToolCall'" in found[0].message
+
+
+def test_r004_matcher_on_event_without_matchers(project: Path, cli: Cli) -> None:
+    text = edit(hooks(project), 'event = "Stop"\n', 'event = "Stop"\nmatcher = "Write"\n')
+    found = run_findings(cli, "validate")
+    line = line_of(text, 'event = "Stop"') + 1
+    assert located(found) == [("catalog/hooks.toml", line, 1, "R004")]
+    assert "takes no matcher" in found[0].message
+
+
+def test_r005_second_entry_for_event_and_matcher(project: Path, cli: Cli) -> None:
+    text = append(
+        hooks(project), '[[dispatch]]\nevent = "Stop"\nmatcher = "*"\nmessages = ["precompact"]\n'
+    )
+    found = run_findings(cli, "validate")
+    line = line_of(text, "[[dispatch]]", text.count("[[dispatch]]"))
+    assert located(found) == [("catalog/hooks.toml", line, 1, "R005")]
+
+
+def test_r006_registered_and_unwired(project: Path, cli: Cli) -> None:
+    text = edit(hooks(project), "\n[unwired]\n", '\n[unwired]\nstop = "and wired"\n')
+    found = run_findings(cli, "validate")
+    assert located(found) == [("catalog/hooks.toml", line_of(text, "stop = "), 1, "R006")]
+
+
+def test_r007_guard_reachable_from_no_event(project: Path, cli: Cli) -> None:
+    # Neither wired nor unwired: the guard entry is unreachable (R007) and the message
+    # file itself is unregistered (R001).
+    text = register(project, "lonely", {"path": "src/app.py"}, unwired=False)
+    write(project / "messages" / "lonely.md", with_advisory("Check {{ path }}."))
+    found = run_findings(cli, "validate")
+    line = line_of(text, "[guards.lonely.placeholders]")
+    assert located(found) == [
+        ("catalog/hooks.toml", line, 1, "R007"),
+        ("messages/lonely.md", 1, 1, "R001"),
+    ]
+
+
+def test_r008_event_without_timeout(project: Path, cli: Cli) -> None:
+    text = append(hooks(project), '[[dispatch]]\nevent = "Notification"\nmessages = ["stop"]\n')
+    found = run_findings(cli, "validate")
+    line = line_of(text, 'event = "Notification"')
+    assert located(found) == [("catalog/hooks.toml", line, 1, "R008")]
+    assert "'Notification'" in found[0].message
+
+
+# --------------------------------------------------------------------------- C: catalogue
+
+
+def skills(project: Path) -> Path:
+    return project / "catalog" / "skills.toml"
+
+
+def harnesses(project: Path) -> Path:
+    return project / "catalog" / "harnesses.toml"
+
+
+NEW_SKILL = (
+    'name = "brand-new-skill"\ngroup = "session"\nmanual = false\ndescription = "A skill."\n'
+)
+
+
+def test_c001_invalid_toml(project: Path, cli: Cli) -> None:
+    text = edit(skills(project), 'namespace = "hookmsg"', "namespace = ")
+    found = run_findings(cli, "validate")
+    line = line_of(text, "namespace = ")
+    assert located(found) == [("catalog/skills.toml", line, len("namespace = ") + 1, "C001")]
+
+
+def test_c002_schema_error(project: Path, cli: Cli) -> None:
+    text = append(skills(project), "[[skills]]\n" + NEW_SKILL.replace("= false", '= "yes"'))
+    found = run_findings(cli, "validate")
+    line = line_of(text, 'manual = "yes"')
+    assert located(found) == [("catalog/skills.toml", line, 1, "C002")]
+    assert "brand-new-skill" in found[0].message
+    assert "field 'manual'" in found[0].message
+
+
+def test_c002_in_the_registry_is_the_only_finding(project: Path, cli: Cli) -> None:
+    # A registry that fails to load must not make every guard message "not a guard" (A002).
+    text = edit(hooks(project), "Stop = 60", 'Stop = "sixty"')
+    found = run_findings(cli, "validate")
+    assert located(found) == [("catalog/hooks.toml", line_of(text, 'Stop = "sixty"'), 1, "C002")]
+    assert "field 'Stop'" in found[0].message
+
+
+def test_c003_missing_catalogue_file(project: Path, cli: Cli) -> None:
+    skills(project).unlink()
+    found = run_findings(cli, "validate")
+    assert located(found) == [("catalog/skills.toml", 1, 1, "C003")]
+
+
+def test_c004_name_defined_twice(project: Path, cli: Cli) -> None:
+    text = skills(project).read_text(encoding="utf-8")
+    existing = re.search(r'^name = "([a-z0-9-]+)"$', text, re.MULTILINE)
+    assert existing is not None
+    text = append(
+        skills(project), "[[skills]]\n" + NEW_SKILL.replace("brand-new-skill", existing[1])
+    )
+    found = run_findings(cli, "validate")
+    line = line_of(text, "[[skills]]", text.count("[[skills]]"))
+    assert located(found) == [("catalog/skills.toml", line, 1, "C004")]
+    assert f"'{existing[1]}'" in found[0].message
+
+
+def test_c005_unknown_task_group(project: Path, cli: Cli) -> None:
+    text = append(skills(project), "[[skills]]\n" + NEW_SKILL.replace('"session"', '"sesion"'))
+    found = run_findings(cli, "validate")
+    line = line_of(text, 'group = "sesion"')
+    assert located(found) == [("catalog/skills.toml", line, 1, "C005")]
+    assert "'sesion'" in found[0].message
+
+
+def test_c005_unknown_harness_event(project: Path, cli: Cli) -> None:
+    # Reported on the line of the unknown key, not on its harness's `[[harnesses]]` header.
+    text = edit(
+        harnesses(project), 'SessionStart = "SessionStart"', 'SessionBegin = "SessionStart"'
+    )
+    found = run_findings(cli, "validate")
+    line = line_of(text, "SessionBegin = ")
+    assert located(found) == [("catalog/harnesses.toml", line, 1, "C005")]
+    assert "'SessionBegin'" in found[0].message
+
+
+def test_c006_empty_task_group(project: Path, cli: Cli) -> None:
+    text = append(skills(project), '[[groups]]\nid = "empty"\ntitle = "Empty"\n')
+    found = run_findings(cli, "validate")
+    line = line_of(text, "[[groups]]", text.count("[[groups]]"))
+    assert located(found) == [("catalog/skills.toml", line, 1, "C006")]
+
+
+# --------------------------------------------------------------------------- K: configuration
+
+
+def test_k001_invalid_setting(project: Path, cli: Cli) -> None:
+    pyproject = project / "pyproject.toml"
+    text = edit(pyproject, "delivered-cap = 10000", 'delivered-cap = "10k"')
+    result = cli("validate")
+    assert result.code == 2
+    assert result.out == ""
+    line = line_of(text, 'delivered-cap = "10k"')
+    assert f"{Path.cwd() / 'pyproject.toml'}:{line}:1: K001 " in result.err
+    assert "'delivered-cap'" in result.err
+
+
+def test_k001_unknown_key(project: Path, cli: Cli) -> None:
+    text = edit(
+        project / "pyproject.toml", "delivered-cap = 10000", "delivered-cap = 10000\ncolour = 1"
+    )
+    result = cli("validate")
+    assert result.code == 2
+    assert f"pyproject.toml:{line_of(text, 'colour = 1')}:1: K001 " in result.err
+
+
+def test_k002_no_pyproject(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Cli) -> None:
+    folder = tmp_path / "no-project"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    result = cli("validate")
+    assert result.code == 2
+    assert result.out == ""
+    assert "K002" in result.err
+    assert "pyproject.toml" in result.err
+
+
+def test_k002_invalid_pyproject_reports_its_position(project: Path, cli: Cli) -> None:
+    text = edit(project / "pyproject.toml", "[tool.hookmsg]", "[tool.hookmsg")
+    result = cli("validate")
+    assert result.code == 2
+    assert result.out == ""
+    line = line_of(text, "[tool.hookmsg")
+    assert f"pyproject.toml:{line}:{len('[tool.hookmsg') + 1}: K002 " in result.err
+
+
+# --------------------------------------------------------------------------- G: outputs
+
+
+def _skill_index_facts(project: Path, prefix: str) -> tuple[int, list[tuple[str, int]]]:
+    """Delivered size and group line sizes of the committed skill index, with `prefix`."""
+    text = (project / "generated" / "skill-index.md").read_text(encoding="utf-8")
+    text = text.replace("/hookmsg:", prefix)
+    delivered = text.split(f"\n{BINDINGS}", 1)[0].split("\n", 1)[1].strip()
+    groups = [
+        (match[1], len(match[0]))
+        for match in re.finditer(r"^- \*\*(.+?):\*\* .*$", delivered, re.MULTILINE)
+    ]
+    return len(delivered), sorted(groups, key=lambda item: (-item[1], item[0]))
+
+
+def _g001_run(project: Path, cli: Cli) -> dict[str, Finding]:
+    edit(project / "pyproject.toml", "skill-index-budget = 1600", "skill-index-budget = 100")
+    found = run_findings(cli, "validate")
+    assert located(found) == [("catalog/skills.toml", 1, 1, "G001")] * 2
+    by_form: dict[str, Finding] = {}
+    for finding in found:
+        form = re.search(r"\((plugin|engine) form\)", finding.message)
+        assert form is not None, finding.message
+        by_form[form[1]] = finding
+    assert set(by_form) == {"plugin", "engine"}
+    return by_form
+
+
+def test_g001_skill_index_over_budget(project: Path, cli: Cli) -> None:
+    by_form = _g001_run(project, cli)
+    for form, prefix in (("plugin", "/hookmsg:"), ("engine", "/")):
+        size, groups = _skill_index_facts(project, prefix)
+        message = by_form[form].message
+        assert f"{size} characters, {size - 100} over the 100 budget" in message
+        for title, _ in groups[:3]:
+            assert title in message.split("largest groups:", 1)[1]
+    _, groups = _skill_index_facts(project, "/hookmsg:")
+    message = by_form["plugin"].message
+    assert [g for g in (f"{t} ({n})" for t, n in groups[:3]) if g not in message] == [], message
+
+
+def test_g001_engine_form_names_engine_group_sizes(project: Path, cli: Cli) -> None:
+    # The engine-form finding describes the engine text: its group sizes are those of
+    # the engine lines (without the namespace prefix), not of the plugin lines.
+    by_form = _g001_run(project, cli)
+    _, groups = _skill_index_facts(project, "/")
+    message = by_form["engine"].message
+    assert [g for g in (f"{t} ({n})" for t, n in groups[:3]) if g not in message] == [], message
+
+
+# --------------------------------------------------------------------------- completeness
+
+TESTED_ELSEWHERE = {"G002", "G003", "G004"}
+
+
+def test_every_rule_code_has_a_test_here() -> None:
+    # Each code needs a test function named after it (`def test_<code>_...`).
+    source = Path(__file__).read_text(encoding="utf-8")
+    missing = [
+        code
+        for code in RULES
+        if code not in TESTED_ELSEWHERE
+        and not re.search(rf"^def test_{code.lower()}_", source, re.MULTILINE)
+    ]
+    assert missing == [], f"codes without a test in {Path(__file__).name}: {missing}"
