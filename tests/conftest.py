@@ -22,6 +22,17 @@ class Result:
     err: str
 
 
+@pytest.fixture(autouse=True)
+def _private_check_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Each test gets its own fast-check cache (subprocesses inherit it through the env)."""
+    folder = tmp_path_factory.mktemp("check-cache")
+    monkeypatch.setenv("HOOKMSG_CACHE_DIR", str(folder))
+    monkeypatch.delenv("HOOKMSG_NO_CACHE", raising=False)
+    return folder
+
+
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of this repository's sources and outputs; the working directory is inside it."""

@@ -36,7 +36,25 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return validate(load_project(), paths, choose_format(args.format), verbose=args.verbose)
 
 
+def _cached_check(args: argparse.Namespace) -> bool:
+    """The fast path: a check of a tree already proven clean, without the heavy imports."""
+    if not args.check or getattr(args, "only", None):
+        return False
+    from hookmsg.fastcheck import known_clean
+    from hookmsg.project import find_root
+
+    if not known_clean(find_root()):
+        return False
+    if args.format == "json":
+        sys.stdout.write("[]\n")
+    if args.verbose:
+        sys.stderr.write("check: no problems found (unchanged since the last clean check)\n")
+    return True
+
+
 def _cmd_build(args: argparse.Namespace) -> int:
+    if _cached_check(args):
+        return EXIT_OK
     from hookmsg.commands.build import build
     from hookmsg.config import load_project
     from hookmsg.outputs import GENERATOR_NAMES

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from hookmsg.errors import ConfigError
-from hookmsg.tomlpos import toml_error_position
 
 PYPROJECT = "pyproject.toml"
 
@@ -60,6 +59,8 @@ def read_tool_table(root: Path) -> tuple[dict[str, Any], str]:
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}:1:1: K002 cannot read {PYPROJECT}: {error}") from None
     except tomllib.TOMLDecodeError as error:
+        from hookmsg.tomlpos import toml_error_position
+
         line, col, message = toml_error_position(error)
         raise ConfigError(
             f"{path}:{line}:{col}: K002 {PYPROJECT} is not valid TOML: {message}"

@@ -97,6 +97,20 @@ class Workspace:
                         pairs.add((min(name, other), max(name, other)))
         return sorted(pairs)
 
+    def referenced_paths(self) -> list[str]:
+        """Every repository path that a Bindings section names, as written."""
+        from hookmsg.rules.bindings import is_repository_path
+
+        return sorted(
+            {
+                span.text
+                for message in self.all_messages().values()
+                for binding in message.bindings
+                for span in binding.code_spans
+                if is_repository_path(span.text)
+            }
+        )
+
     def context_for(self, message: Message, *, registered: bool) -> MessageContext:
         settings = self.project.settings
         registry = self.catalogue.registry

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from hookmsg.config import Project
 from hookmsg.errors import EXIT_FINDINGS, EXIT_OK
+from hookmsg.fastcheck import remember_clean
 from hookmsg.lock import folder_lock
 from hookmsg.outputs import find_drift, format_drift_details, render_outputs, write_all
 from hookmsg.report import emit, note, summary
@@ -49,7 +50,11 @@ def _build_locked(
             sys.stdout.write(format_drift_details(drift))
         if verbose or ((diagnostics or drift) and fmt == "text"):
             note(summary([*diagnostics, *(d.diagnostic() for d in drift)], "check"))
-        return EXIT_FINDINGS if diagnostics or drift else EXIT_OK
+        if diagnostics or drift:
+            return EXIT_FINDINGS
+        if selected is None:
+            remember_clean(project.root, workspace.referenced_paths())
+        return EXIT_OK
 
     emit(diagnostics, fmt)
     if diagnostics:
@@ -67,4 +72,6 @@ def _build_locked(
         note(f"{'removed' if item.state == 'stale' else 'wrote'} {item.display}")
     if not drift and verbose:
         note("every generated file is up to date")
+    if selected is None:
+        remember_clean(project.root, workspace.referenced_paths())
     return EXIT_OK

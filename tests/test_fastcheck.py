@@ -1,0 +1,198 @@
+"""The check's cache may skip work but must never answer "clean" when a full check fails.
+
+Each case: a full check proves the tree clean (and records it); then one kind of input
+or output changes; then `hookmsg check` must fail exactly as the full check does.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import hookmsg.commands.build
+import hookmsg.fastcheck
+from conftest import Result
+from hookmsg.fastcheck import cache_path, known_clean
+
+Cli = Callable[..., Result]
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _refuse_full_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> int:
+        raise AssertionError("the full check ran")
+
+    monkeypatch.setattr(hookmsg.commands.build, "build", refuse)
+
+
+def test_a_second_clean_check_skips_the_work(
+    project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert cli("check").code == 0
+    assert cache_path(project).is_file()
+    _refuse_full_check(monkeypatch)
+    assert cli("check") == Result(0, "", "")
+    assert cli("check", "--format", "json").out == "[]\n"
+    assert "unchanged since the last clean check" in cli("check", "-v").err
+
+
+def test_a_clean_build_also_records(project: Path, cli: Cli) -> None:
+    assert cli("build").code == 0
+    assert known_clean(project)
+
+
+def test_no_cache_when_disabled(project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOOKMSG_NO_CACHE", "1")
+    assert cli("check").code == 0
+    assert not cache_path(project).exists()
+
+
+def test_failures_are_never_recorded(project: Path, cli: Cli) -> None:
+    (project / "generated" / "stray.md").write_text("x\n", encoding="utf-8")
+    assert cli("check").code == 1
+    assert not cache_path(project).exists()
+
+
+def _message_body(root: Path) -> None:
+    _edit(root / "messages" / "stop.md", "## Verify", "One more sentence.\n\n## Verify")
+
+
+def _new_message(root: Path) -> None:
+    shutil.copy(root / "messages" / "stop.md", root / "messages" / "extra.md")
+
+
+def _deleted_message(root: Path) -> None:
+    (root / "messages" / "pretooluse-notebookedit.md").unlink()
+
+
+def _registry(root: Path) -> None:
+    _edit(root / "catalog" / "hooks.toml", "Stop = 60\n", "")
+
+
+def _registry_wiring(root: Path) -> None:
+    _edit(
+        root / "catalog" / "hooks.toml", 'messages = ["stop"]', 'messages = ["stop", "precompact"]'
+    )
+
+
+def _harnesses(root: Path) -> None:
+    _edit(root / "catalog" / "harnesses.toml", 'name = "Cursor"', 'name = "Cursor IDE"')
+
+
+def _skills(root: Path) -> None:
+    _edit(root / "catalog" / "skills.toml", 'title = "Plan"', 'title = "Planning"')
+
+
+def _configuration(root: Path) -> None:
+    _edit(root / "pyproject.toml", "skill-index-budget = 1600", "skill-index-budget = 1000")
+
+
+def _hand_edit(root: Path) -> None:
+    _edit(root / "generated" / "skill-index.md", "Skills and commands", "Skills & commands")
+
+
+def _deleted_output(root: Path) -> None:
+    (root / "generated" / "advisories.json").unlink()
+
+
+def _stray_output(root: Path) -> None:
+    (root / "generated" / "old").mkdir()
+    (root / "generated" / "old" / ".index.md.tmp").write_text("x\n", encoding="utf-8")
+
+
+def _symlinked_message(root: Path) -> None:
+    outside = root.parent / "elsewhere.md"
+    path = root / "messages" / "stop.md"
+    outside.write_bytes(path.read_bytes())
+    path.unlink()
+    path.symlink_to(outside)
+
+
+CHANGES = {
+    "message body": _message_body,
+    "new message": _new_message,
+    "deleted message": _deleted_message,
+    "registry setting": _registry,
+    "registry wiring": _registry_wiring,
+    "harness facts": _harnesses,
+    "skill catalogue": _skills,
+    "configuration": _configuration,
+    "hand-edited output": _hand_edit,
+    "deleted output": _deleted_output,
+    "stray output": _stray_output,
+    "message swapped for a link out": _symlinked_message,
+}
+
+
+@pytest.mark.parametrize("change", CHANGES.values(), ids=CHANGES.keys())
+def test_every_change_falls_back_to_the_full_check(
+    project: Path, cli: Cli, change: Callable[[Path], None]
+) -> None:
+    assert cli("check").code == 0
+    assert known_clean(project)
+    change(project)
+    assert not known_clean(project)
+    result = cli("check")
+    assert result.code == 1, result.out + result.err
+
+
+def _bind_to(root: Path, target: str) -> None:
+    _edit(
+        root / "messages" / "stop.md",
+        "- **Cross-bound with ↔** ",
+        f"- **Cross-bound with ↔** `{target}` (the notes); ",
+    )
+
+
+def test_a_path_named_in_bindings_is_part_of_the_key(project: Path, cli: Cli) -> None:
+    notes = project / "docs" / "notes.txt"
+    notes.parent.mkdir()
+    notes.write_text("notes\n", encoding="utf-8")
+    _bind_to(project, "docs/notes.txt")
+    assert cli("build").code == 0
+    assert cli("check").code == 0
+    notes.unlink()
+    result = cli("check")
+    assert result.code == 1 and "B009" in result.out
+
+
+def test_a_partner_outside_the_messages_folder_is_part_of_the_key(project: Path, cli: Cli) -> None:
+    partner = project / "docs" / "partner.md"
+    partner.parent.mkdir()
+    stop = (project / "messages" / "stop.md").read_text(encoding="utf-8")
+    partner.write_text(
+        stop.replace(
+            "- **Cross-bound with ↔** ", "- **Cross-bound with ↔** `messages/stop.md` (x); "
+        ),
+        encoding="utf-8",
+    )
+    _bind_to(project, "docs/partner.md")
+    assert cli("build").code == 0
+    assert cli("check").code == 0
+    _edit(partner, "`messages/stop.md` (x); ", "")
+    result = cli("check")
+    assert result.code == 1 and "B010" in result.out
+
+
+def test_pipeline_code_and_libraries_are_part_of_the_key(
+    project: Path, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code = tmp_path / "code"
+    shutil.copytree(hookmsg.fastcheck.PACKAGE, code, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(hookmsg.fastcheck, "PACKAGE", code)
+    assert cli("check").code == 0
+    assert known_clean(project)
+    _edit(code / "rules" / "licence.py", '"""', '"""Changed. ')
+    assert not known_clean(project)
+
+    assert cli("check").code == 0
+    monkeypatch.setattr(hookmsg.fastcheck, "_library_stamps", lambda: ["markdown_it=99.0"])
+    assert not known_clean(project)
