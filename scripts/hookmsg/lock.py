@@ -19,7 +19,14 @@ except ImportError:  # pragma: no cover - not on POSIX
 
 @contextlib.contextmanager
 def folder_lock(folder: Path, *, exclusive: bool) -> Iterator[None]:
-    """Hold a shared (check) or exclusive (build) lock on `folder` while inside."""
+    """Hold a shared (check) or exclusive (build) lock on `folder` while inside.
+
+    A build creates the folder first, so that two builds into a missing folder still
+    take turns; a check of a missing folder has nothing to wait for.
+    """
+    if exclusive:
+        with contextlib.suppress(OSError):  # if it cannot be made, the write reports why
+            folder.mkdir(parents=True, exist_ok=True)
     if fcntl is None or not folder.is_dir():
         yield
         return
