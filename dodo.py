@@ -20,10 +20,23 @@ ROOT = Path(__file__).resolve().parent
 PACKAGE = ROOT / "scripts" / "hookmsg"
 sys.path.insert(0, str(ROOT / "scripts"))  # so a fresh checkout works before `pip install`
 
-from hookmsg.project import CATALOG_FILES, GENERATED_FILES, archive_name, raw_settings  # noqa: E402
+from hookmsg.project import (  # noqa: E402 (needs the path above)
+    CATALOG_FILES,
+    GENERATED_FILES,
+    archive_name,
+    raw_settings,
+    registration_files,
+)
 
 DOIT_CONFIG: dict[str, Any] = {
-    "default_tasks": ["validate", "skill_index", "advisories", "inventory", "wiring"],
+    "default_tasks": [
+        "validate",
+        "skill_index",
+        "advisories",
+        "inventory",
+        "wiring",
+        "registrations",
+    ],
     # sqlite3 takes concurrent runs safely; the state file is git-ignored and losing
     # it only costs a rebuild.
     "backend": "sqlite3",
@@ -63,30 +76,38 @@ def _rel(path: Path) -> str:
 MESSAGES = sorted(_rel(p) for p in (ROOT / SETTINGS["messages"]).glob("*.md"))
 CATALOG = {name: _rel(ROOT / SETTINGS["catalog"] / name) for name in CATALOG_FILES}
 GENERATED = ROOT / SETTINGS["generated"]
+REGISTRATIONS = registration_files(ROOT, SETTINGS)
 
 
-# Modules and templates that only one generator uses; every other module is shared.
-ONLY_FOR = {
-    "advisories": ["render/advisories.py", "render/jsonout.py"],
-    "wiring": ["render/wiring.py", "templates/hook-wiring.md.j2"],
-    "package": ["package.py", "commands/package.py"],
-    "inventory": [
-        "render/inventory.py",
-        "render/jsonout.py",
-        "delivery.py",
-        "templates/hook-message-inventory.md.j2",
-    ],
+# Modules and templates that only some tasks use (every other module is shared by all).
+# `package` renders everything, so it depends on all of them.
+USED_ONLY_BY: dict[str, set[str]] = {
+    "render/advisories.py": {"advisories"},
+    "render/jsonout.py": {"advisories", "inventory"},
+    "render/inventory.py": {"inventory", "wiring"},
+    "templates/hook-message-inventory.md.j2": {"inventory"},
+    "render/wiring.py": {"wiring"},
+    "templates/hook-wiring.md.j2": {"wiring"},
+    "package.py": set(),
+    "commands/package.py": set(),
+    "commands/install_render.py": set(),
+    "commands/preview.py": set(),
+    "commands/explain.py": set(),
 }
-_SPECIFIC = {name for names in ONLY_FOR.values() for name in names}
-SHARED_CODE = sorted(
-    _rel(p)
+CODE = sorted(
+    p.relative_to(PACKAGE).as_posix()
     for p in [*PACKAGE.rglob("*.py"), *PACKAGE.glob("templates/*.j2")]
-    if p.relative_to(PACKAGE).as_posix() not in _SPECIFIC and "__pycache__" not in p.parts
+    if "__pycache__" not in p.parts
 )
 
 
 def _code(task: str) -> list[str]:
-    return [*SHARED_CODE, *(_rel(PACKAGE / name) for name in ONLY_FOR.get(task, []))]
+    """The package modules and templates that `task` runs."""
+    return [
+        _rel(PACKAGE / name)
+        for name in CODE
+        if task == "package" or task in USED_ONLY_BY.get(name, {task})
+    ]
 
 
 def _settings_and_names(**extra: str) -> Any:
@@ -152,9 +173,16 @@ def task_wiring() -> dict[str, Any]:
     return _generate("wiring", ["hook-wiring.md"], [*MESSAGES, *CATALOG.values()])
 
 
+def task_registrations() -> dict[str, Any]:
+    """Generate every harness's hook registration file from the registry."""
+    return _generate(
+        "registrations", REGISTRATIONS, [CATALOG["hooks.toml"], CATALOG["harnesses.toml"]]
+    )
+
+
 def task_package() -> dict[str, Any]:
     """Write the reproducible release archive under dist/ (refused if check fails)."""
-    generated = [_rel(GENERATED / name) for name in GENERATED_FILES]
+    generated = [_rel(GENERATED / name) for name in [*GENERATED_FILES, *REGISTRATIONS]]
     return {
         "actions": [(_hookmsg, ["package"])],
         "file_dep": [*MESSAGES, *CATALOG.values(), *generated, *_code("package")],

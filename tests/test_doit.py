@@ -68,7 +68,12 @@ def files(root: Path) -> dict[str, bytes]:
 
 
 def generated(root: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted((root / "generated").iterdir())}
+    folder = root / "generated"
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 @pytest.fixture

@@ -192,9 +192,13 @@ def test_golden_inventory_rows_sorted_with_true_sizes() -> None:
 def test_repository_outputs_equal_what_the_sources_produce(project: Path) -> None:
     workspace = load_workspace(load_project(project))
     outputs = render_outputs(workspace)
-    assert sorted(o.path.name for o in outputs) == sorted(GENERATOR_NAMES)
-    committed = sorted(p.name for p in (project / "generated").iterdir())
-    assert committed == sorted(GENERATOR_NAMES)
+    folder = project / "generated"
+    produced = sorted(o.path.relative_to(folder).as_posix() for o in outputs)
+    registrations = [name for name in produced if "/" in name]
+    assert sorted(set(produced) - set(registrations)) == sorted(GENERATOR_NAMES)
+    assert len(registrations) == 9  # one per harness surface
+    committed = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+    assert committed == produced
     for output in outputs:
         assert output.path.read_bytes() == output.content, f"{output.display} drifted"
 

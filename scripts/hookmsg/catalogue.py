@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
@@ -51,7 +51,12 @@ class Guard(_Strict):
     placeholders: dict[Identifier, str] = Field(default_factory=dict)
 
 
+class Dispatcher(_Strict):
+    script: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_./-]+$")] = "hooks/dispatch.py"
+
+
 class HookRegistry(_Strict):
+    dispatcher: Dispatcher = Field(default_factory=Dispatcher)
     timeouts: dict[str, Annotated[int, Field(gt=0, le=3600)]] = Field(default_factory=dict)
     dispatch: list[Dispatch] = Field(min_length=1)
     guards: dict[Kebab, Guard] = Field(default_factory=dict)
@@ -73,6 +78,40 @@ class HookRegistry(_Strict):
         return set(self._loaders)
 
 
+Format = Literal[
+    "claude-settings",
+    "claude-plugin",
+    "claude-compatible",
+    "codex",
+    "qwen",
+    "kiro",
+    "copilot",
+    "devin",
+    "cursor",
+]
+FileName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$", max_length=64)]
+
+
+class Fold(_Strict):
+    """Several tools that the harness registers under one matcher."""
+
+    tools: list[str] = Field(min_length=2)
+    matcher: Annotated[str, StringConstraints(min_length=1)]
+    messages_from: str
+
+
+class Registration(_Strict):
+    """The hook registration file generated for a harness."""
+
+    format: Format
+    file: FileName
+    installed_as: OneLine
+    contract: Kebab | None = None
+    timeout_unit: Literal["s", "ms"]
+    timeout_max: Annotated[int, Field(gt=0)]
+    fold: Fold | None = None
+
+
 class Harness(_Strict):
     id: Kebab
     name: OneLine
@@ -82,6 +121,7 @@ class Harness(_Strict):
     notes: str = ""
     events: dict[str, Annotated[str, StringConstraints(min_length=1)]] = Field(min_length=1)
     tools: dict[str, Annotated[str, StringConstraints(min_length=1)]] = Field(default_factory=dict)
+    registration: Registration | None = None
 
 
 class HarnessCatalogue(_Strict):
@@ -228,6 +268,19 @@ def _check_harnesses(harnesses: HarnessCatalogue, text: str, display: str) -> li
         lambda i: locate(text, ("harnesses", i)),
     )
     for index, harness in enumerate(harnesses.harnesses):
+        fold = harness.registration.fold if harness.registration is not None else None
+        if fold is not None:
+            for tool in [*fold.tools, fold.messages_from]:
+                if tool not in TOOLS or (tool == fold.messages_from and tool not in fold.tools):
+                    found.append(
+                        Diagnostic(
+                            display,
+                            locate(text, ("harnesses", index, "registration", "fold")),
+                            1,
+                            "C005",
+                            f"harness '{harness.id}' folds unknown tool '{tool}'",
+                        )
+                    )
         for kind, keys, known in (
             ("event", harness.events, EVENTS),
             ("tool", harness.tools, TOOLS),

@@ -57,13 +57,9 @@ def _cmd_build(args: argparse.Namespace) -> int:
         return EXIT_OK
     from hookmsg.commands.build import build
     from hookmsg.config import load_project
-    from hookmsg.outputs import GENERATOR_NAMES
     from hookmsg.report import choose_format
 
     names = getattr(args, "only", None)
-    for name in names or ():
-        if name not in GENERATOR_NAMES:
-            raise UsageError(f"unknown output '{name}'; known: {', '.join(GENERATOR_NAMES)}")
     return build(
         load_project(),
         check=args.check,
@@ -93,6 +89,13 @@ def _cmd_package(args: argparse.Namespace) -> int:
 
     output = Path(args.output) if args.output else None
     return package(load_project(), output, choose_format(args.format))
+
+
+def _cmd_install_render(args: argparse.Namespace) -> int:
+    from hookmsg.commands.install_render import install_render
+    from hookmsg.config import load_project
+
+    return install_render(load_project(), args.harness, args.python, args.root)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -185,6 +188,20 @@ def build_parser() -> argparse.ArgumentParser:
     package.add_argument("--output", metavar="DIR", help="folder for the archive (default dist/)")
     _format_option(package)
     package.set_defaults(handler=_cmd_package)
+
+    install = commands.add_parser(
+        "install-render",
+        parents=[common],
+        help="print one harness's hook registration with its install tokens filled in",
+        description="Print the registration of one harness with ${PYTHON_BIN} and "
+        "${HARNESS_ROOT} replaced. A path containing $, a backtick, a double quote or a "
+        "backslash is refused: inside a quoted command it could run another file.",
+        epilog=EXIT_CODES_HELP,
+    )
+    install.add_argument("--harness", required=True, metavar="ID", help="e.g. codex")
+    install.add_argument("--python", required=True, metavar="PATH", help="the interpreter")
+    install.add_argument("--root", required=True, metavar="PATH", help="the install root")
+    install.set_defaults(handler=_cmd_install_render)
     return parser
 
 

@@ -333,6 +333,43 @@ _RULES: tuple[Rule, ...] = (
         "Add entries to the group or remove it.",
         '`[[groups]] id = "docs"` with no entries',
     ),
+    # Harness registrations (generated from the registry).
+    Rule(
+        "H001",
+        "A generated registration file does not parse.",
+        "Report it: the generator wrote invalid JSON.",
+        "a registration with a stray comma",
+    ),
+    Rule(
+        "H002",
+        "A message is registered twice for one event and matcher on one harness.",
+        "Remove the repeat from the registry, or the fold that repeats it.",
+        "`stop` twice under Stop on codex",
+    ),
+    Rule(
+        "H003",
+        "A harness registration names an event whose output that harness does not deliver.",
+        "Fix the harness facts or the registry; a hook there would talk to nobody.",
+        "PreToolUse in the Cursor file",
+    ),
+    Rule(
+        "H004",
+        "A wired guard is registered on no harness.",
+        "Wire the guard on an event some harness delivers, or list it as unwired.",
+        "a guard only on PreCompact",
+    ),
+    Rule(
+        "H005",
+        "A registration keeps a `${...}` token that is not a documented install token.",
+        "Use only ${PYTHON_BIN} and ${HARNESS_ROOT} (${CLAUDE_PLUGIN_ROOT} in the plugin).",
+        "`${HOME}/hooks/dispatch.py`",
+    ),
+    Rule(
+        "H006",
+        "An event's timeout is outside a harness's range once converted to its unit.",
+        "Lower the timeout in `[timeouts]`.",
+        "`Stop = 900` where CodeBuddy allows 60 seconds",
+    ),
     # Configuration.
     Rule(
         "K001",

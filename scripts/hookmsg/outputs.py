@@ -79,11 +79,37 @@ class Output:
     content: bytes
 
 
+def _registration(harness_id: str) -> Callable[[Workspace], str]:
+    def render(workspace: Workspace) -> str:
+        from hookmsg.render.registrations import render_registration
+
+        harnesses = workspace.catalogue.harnesses
+        registry = workspace.catalogue.registry
+        if harnesses is None or registry is None:
+            raise ValueError("the harness catalogue or the registry did not load")
+        harness = next(h for h in harnesses.harnesses if h.id == harness_id)
+        return render_registration(harness, registry)
+
+    return render
+
+
+def all_generators(workspace: Workspace) -> list[Generator]:
+    """The fixed outputs, then one registration file per harness that has one."""
+    generators = list(GENERATORS)
+    harnesses = workspace.catalogue.harnesses
+    for harness in harnesses.harnesses if harnesses is not None else []:
+        if harness.registration is not None:
+            name = f"{harness.id}/{harness.registration.file}"
+            generators.append(Generator(name, _registration(harness.id)))
+    return generators
+
+
 def render_outputs(workspace: Workspace, names: Iterable[str] | None = None) -> list[Output]:
     """Render the chosen outputs (default: all) in memory. Writes nothing."""
-    wanted = set(GENERATOR_NAMES if names is None else names)
+    generators = all_generators(workspace)
+    wanted = {g.name for g in generators} if names is None else set(names)
     outputs = []
-    for generator in GENERATORS:
+    for generator in generators:
         if generator.name in wanted:
             path = workspace.project.generated_dir / generator.name
             text = generator.render(workspace)
@@ -103,7 +129,7 @@ def stale_files(workspace: Workspace) -> list[Path]:
     folder = workspace.project.generated_dir
     if not folder.is_dir():
         return []
-    produced = {folder / name for name in GENERATOR_NAMES}
+    produced = {folder / generator.name for generator in all_generators(workspace)}
     return sorted(
         (p for p in folder.rglob("*") if (p.is_file() or p.is_symlink()) and p not in produced),
         key=lambda p: p.as_posix(),

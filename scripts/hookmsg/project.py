@@ -34,6 +34,21 @@ GENERATED_FILES = (
 )
 
 
+def registration_files(root: Path, settings: dict[str, Any]) -> list[str]:
+    """`<harness>/<file>` for every harness registration, read without validation (for doit)."""
+    try:
+        with (root / settings["catalog"] / "harnesses.toml").open("rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError):
+        return []
+    found = []
+    for harness in data.get("harnesses", []) if isinstance(data, dict) else []:
+        registration = harness.get("registration") if isinstance(harness, dict) else None
+        if isinstance(registration, dict) and isinstance(registration.get("file"), str):
+            found.append(f"{harness.get('id')}/{registration['file']}")
+    return found
+
+
 def archive_name() -> str:
     """The release archive's file name, inside `dist/`."""
     from hookmsg import __version__

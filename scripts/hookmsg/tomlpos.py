@@ -88,10 +88,9 @@ def locate(
     if needle is not None:
         seen = 0
         for i in range(start if found == start else found, end):
-            if needle in lines[i]:
-                seen += 1
-                if seen == occurrence:
-                    return i + 1
+            seen += lines[i].count(needle)
+            if seen >= occurrence:
+                return i + 1
     return found + 1
 
 

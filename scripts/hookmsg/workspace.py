@@ -215,6 +215,17 @@ def validate_workspace(workspace: Workspace) -> list[Diagnostic]:
             workspace.catalogue.registry_display,
             workspace.message_names(),
         )
+    harnesses = workspace.catalogue.harnesses
+    if registry is not None and harnesses is not None:
+        from hookmsg.rules import contract
+
+        found += contract.check(
+            registry,
+            workspace.catalogue.registry_text,
+            workspace.catalogue.registry_display,
+            harnesses,
+            workspace.project.settings.generated,
+        )
     found += _budget(workspace)
     return sort_diagnostics(found)
 

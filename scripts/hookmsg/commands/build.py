@@ -6,10 +6,16 @@ import sys
 from collections.abc import Iterable
 
 from hookmsg.config import Project
-from hookmsg.errors import EXIT_FINDINGS, EXIT_OK
+from hookmsg.errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from hookmsg.fastcheck import remember_clean
 from hookmsg.lock import folder_lock
-from hookmsg.outputs import find_drift, format_drift_details, render_outputs, write_all
+from hookmsg.outputs import (
+    all_generators,
+    find_drift,
+    format_drift_details,
+    render_outputs,
+    write_all,
+)
 from hookmsg.report import emit, note, summary
 from hookmsg.workspace import load_workspace, validate_workspace
 
@@ -37,8 +43,13 @@ def _build_locked(
     project: Project, *, check: bool, fmt: str, names: Iterable[str] | None, verbose: bool
 ) -> int:
     workspace = load_workspace(project)
-    diagnostics = validate_workspace(workspace)
     selected = list(names) if names is not None else None
+    if selected is not None:
+        known = [g.name for g in all_generators(workspace)]
+        unknown = [name for name in selected if name not in known]
+        if unknown:
+            raise UsageError(f"unknown output {', '.join(unknown)}; known: {', '.join(known)}")
+    diagnostics = validate_workspace(workspace)
     if check:
         drift = []
         if workspace.renderable:

@@ -23,6 +23,13 @@ def inventory_data(workspace: Workspace) -> dict[str, Any]:
     registry = workspace.catalogue.registry
     harnesses = workspace.catalogue.harnesses.harnesses if workspace.catalogue.harnesses else []
     cap = workspace.project.settings.delivered_cap
+    from hookmsg.render.registrations import registered_messages
+
+    surfaces = {
+        h.id: registered_messages(h, registry)
+        for h in harnesses
+        if h.registration is not None and registry is not None
+    }
     rows = []
     for name, message in sorted(workspace.all_messages().items()):
         loaded_by = registry.loaded_by(name) if registry is not None else []
@@ -45,6 +52,7 @@ def inventory_data(workspace: Workspace) -> dict[str, Any]:
                 "loaded_by": [{"event": e, "matcher": m} for e, m in loaded_by],
                 "unwired": registry.unwired.get(name) if registry is not None else None,
                 "delivered_by": delivered,
+                "registered_on": [hid for hid, names in surfaces.items() if name in names],
                 "not_delivered_by": missed,
                 "size": len(message.delivered),
                 "placeholders": placeholders,
@@ -94,6 +102,7 @@ def render_inventory_markdown(workspace: Workspace) -> str:
                 row["kind"],
                 cell("; ".join(loaded)),
                 cell(", ".join(row["delivered_by"])),
+                cell(", ".join(row["registered_on"])),
                 f"{row['size']:,} / {cap:,}",
                 cell(", ".join(f"`{p}`" for p in row["placeholders"])),
                 cell(row["description"]),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from hookmsg.render.inventory import cell
 from hookmsg.render.templates import render
 from hookmsg.vocabulary import EVENTS, EVERY, TOOL_EVENTS
 from hookmsg.workspace import Workspace
@@ -61,8 +62,24 @@ def render_wiring(workspace: Workspace) -> str:
                 continue
             arrow = "-->" if spelling == event else f"-->|{label(spelling)}|"
             delivery.append(f"  {source} {arrow} {node_id('event', event)}")
+    from hookmsg.render.registrations import entries_for
+
+    registrations = []
+    for harness in harnesses:
+        if harness.registration is None or registry is None:
+            continue
+        events = sorted({entry.spelled for entry in entries_for(harness, registry)})
+        registrations.append(
+            [
+                f"`{harness.id}/{harness.registration.file}`",
+                cell(harness.registration.installed_as),
+                cell(", ".join(events)),
+                cell(harness.registration.contract or ""),
+            ]
+        )
     return render(
         "hook-wiring.md.j2",
+        registrations=registrations,
         licence_line=workspace.project.settings.licence_line,
         wiring=wiring,
         cross=cross,
