@@ -33,17 +33,23 @@ def _private_check_cache(
     return folder
 
 
+def copy_repository(root: Path, names: tuple[str, ...] = COPIED) -> Path:
+    """Copy `names` (default: sources, catalogue, outputs, configuration) of this repository."""
+    root.mkdir()
+    for name in names:
+        source = REPO / name
+        if source.is_dir():
+            ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
+            shutil.copytree(source, root / name, ignore=ignore)
+        else:
+            shutil.copy2(source, root / name)
+    return root
+
+
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of this repository's sources and outputs; the working directory is inside it."""
-    root = tmp_path / "repo"
-    root.mkdir()
-    for name in COPIED:
-        source = REPO / name
-        if source.is_dir():
-            shutil.copytree(source, root / name)
-        else:
-            shutil.copy2(source, root / name)
+    root = copy_repository(tmp_path / "repo")
     monkeypatch.chdir(root)
     return root
 

@@ -17,20 +17,9 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-COPIED = ("pyproject.toml", "messages", "catalog", "generated")
+from conftest import copy_repository
+
 RUN_HOOKMSG = "import sys; from hookmsg.cli import run; sys.exit(run(sys.argv[1:]))"
-
-
-def copy_repository(root: Path) -> Path:
-    root.mkdir()
-    for name in COPIED:
-        source = REPO / name
-        if source.is_dir():
-            shutil.copytree(source, root / name)
-        else:
-            shutil.copy2(source, root / name)
-    return root
 
 
 def files(folder: Path) -> dict[str, bytes]:

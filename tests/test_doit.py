@@ -9,13 +9,14 @@ a task that is up to date as `-- name`.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from conftest import copy_repository
 
 REPO = Path(__file__).resolve().parent.parent
 COPIED = ("pyproject.toml", "messages", "catalog", "generated", "dodo.py", "scripts")
@@ -79,15 +80,7 @@ def generated(root: Path) -> dict[str, bytes]:
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A copy of the repository that doit can run in, without doit state."""
-    root = tmp_path / "repo"
-    root.mkdir()
-    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
-    for name in COPIED:
-        source = REPO / name
-        if source.is_dir():
-            shutil.copytree(source, root / name, ignore=ignore)
-        else:
-            shutil.copy2(source, root / name)
+    root = copy_repository(tmp_path / "repo", COPIED)
     assert not (root / STATE).exists()
     return root
 

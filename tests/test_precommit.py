@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import copy_repository
+
 REPO = Path(__file__).resolve().parent.parent
 HOOK_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "scripts")
 PROJECT_FILES = ("pyproject.toml", "messages", "catalog", "generated")
@@ -40,18 +42,6 @@ def _git(cwd: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
-def _copy(names: tuple[str, ...], target: Path) -> None:
-    target.mkdir()
-    for name in names:
-        source = REPO / name
-        if source.is_dir():
-            shutil.copytree(
-                source, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
-            )
-        else:
-            shutil.copy2(source, target / name)
-
-
 def _pre_commit(cwd: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "pre_commit"]
     if importlib.util.find_spec("pre_commit") is None:
@@ -70,15 +60,13 @@ def _pre_commit(cwd: Path, home: Path, *args: str) -> subprocess.CompletedProces
 
 
 def test_hook_passes_on_a_clean_tree_and_names_the_drifted_file(tmp_path: Path) -> None:
-    hooks = tmp_path / "hookmsg"
-    _copy(HOOK_FILES, hooks)
+    hooks = copy_repository(tmp_path / "hookmsg", HOOK_FILES)
     _git(hooks, "init", "-q")
     _git(hooks, "add", "-A")
     _git(hooks, "commit", "-qm", "hookmsg")
     rev = _git(hooks, "rev-parse", "HEAD")
 
-    project = tmp_path / "project"
-    _copy(PROJECT_FILES, project)
+    project = copy_repository(tmp_path / "project", PROJECT_FILES)
     (project / ".pre-commit-config.yaml").write_text(
         f"repos:\n  - repo: {hooks.as_posix()}\n    rev: {rev}\n"
         "    hooks:\n      - id: hookmsg-check\n",
