@@ -66,18 +66,8 @@ class Workspace:
                 self._parsed[real(str(message.path))] = message
         key = real(str(path))
         if key not in self._parsed:
-            self._parsed[key] = self._read(Path(key))
+            self._parsed[key] = read_message(self.project, Path(key))[0]
         return self._parsed[key]
-
-    def _read(self, path: Path) -> Message | None:
-        settings = self.project.settings
-        source, _ = read_source(
-            path,
-            self.project.relative(path),
-            max_bytes=settings.max_file_bytes,
-            root=self.project.root,
-        )
-        return parse_message(source, settings.licence_line) if source is not None else None
 
     def cross_bindings(self) -> list[tuple[str, str]]:
         """Every pair of messages that name each other (or one the other), sorted, once."""

@@ -81,8 +81,11 @@ def _build_locked(
     )
     for item in drift:
         note(f"{'removed' if item.state == 'stale' else 'wrote'} {item.display}")
-    if not drift and verbose:
-        note("every generated file is up to date")
+    if verbose:
+        changed_or_removed = {item.display for item in drift}
+        for output in outputs:
+            if output.display not in changed_or_removed:
+                note(f"unchanged {output.display}")
     if selected is None:
         remember_clean(project.root, workspace.referenced_paths())
     return EXIT_OK

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,6 +21,12 @@ def validate(project: Project, paths: Sequence[Path], fmt: str, *, verbose: bool
         diagnostics = validate_workspace(workspace)
         checked = f"{len(workspace.all_messages())} messages and the catalogue"
     emit(diagnostics, fmt)
+    if verbose:
+        per_file = Counter(d.path for d in diagnostics)
+        shown = [m.display for m in workspace.all_messages().values()] if not paths else []
+        for path in sorted({*shown, *per_file}):
+            count = per_file[path]
+            note(f"  {'ok' if not count else f'{count} problem(s)':<14} {path}")
     if verbose or (diagnostics and fmt == "text"):
         note(summary(diagnostics, checked))
     return EXIT_FINDINGS if diagnostics else EXIT_OK
