@@ -935,3 +935,187 @@ def test_every_rule_code_has_a_test_here() -> None:
         and not re.search(rf"^def test_{code.lower()}_", source, re.MULTILINE)
     ]
     assert missing == [], f"codes without a test in {Path(__file__).name}: {missing}"
+
+
+# --------------------------------------------------------------------------- H: registrations
+#
+# The registrations are rendered in memory from the registry and the harness facts.
+# H002, H004 and H006 come from registries that can be written; H001, H003 and H005
+# cannot (the generator, the delivery filter and the dispatcher-script schema prevent
+# them), so those tests break the generator with monkeypatch and check that the rule
+# catches what it would emit. The CLI runs in-process, so the patches apply to it.
+
+SHELL_SURFACES = (
+    "codebuddy/settings.local.json",
+    "codex/hooks.json",
+    "copilot/hookmsg.json",
+    "cursor/hooks.json",
+    "devin-local/config.local.json",
+    "kiro/hookmsg.json",
+    "qwen-code/settings.json",
+)
+
+
+def test_repository_registrations_pass_every_contract_rule(project: Path, cli: Cli) -> None:
+    from hookmsg.config import load_project
+    from hookmsg.rules import contract
+    from hookmsg.workspace import load_workspace
+
+    assert run_findings(cli, "validate") == []
+    catalogue = load_workspace(load_project(project)).catalogue
+    assert catalogue.registry is not None and catalogue.harnesses is not None
+    found = contract.check(
+        catalogue.registry,
+        catalogue.registry_text,
+        catalogue.registry_display,
+        catalogue.harnesses,
+        "generated",
+    )
+    assert found == []
+
+
+def test_h001_registration_does_not_parse(
+    project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hookmsg.catalogue import Harness, HookRegistry
+    from hookmsg.render import registrations
+    from hookmsg.rules import contract
+
+    original = registrations.render_registration
+
+    def stray_comma(harness: Harness, registry: HookRegistry) -> str:
+        text = original(harness, registry)
+        if harness.id != "kiro":
+            return text
+        return text[: text.rindex("}")] + ",}\n"
+
+    monkeypatch.setattr(registrations, "render_registration", stray_comma)
+    monkeypatch.setattr(contract, "render_registration", stray_comma)
+    found = run_findings(cli, "validate")
+    assert located(found) == [("generated/kiro/hookmsg.json", 1, 1, "H001")]
+    assert "does not parse" in found[0].message
+
+
+def test_h002_two_entries_translate_to_one_matcher(project: Path, cli: Cli) -> None:
+    # `Bash` and `Bash|PowerShell` are two registry entries (no R005), but Codex has no
+    # PowerShell tool and Qwen knows only run_shell_command: both become one matcher there.
+    append(
+        hooks(project),
+        '[[dispatch]]\nevent = "PreToolUse"\nmatcher = "Bash"\n'
+        'messages = ["pretooluse-eval-guard"]\n',
+    )
+    found = run_findings(cli, "validate")
+    assert located(found) == [
+        ("generated/codex/hooks.json", 1, 1, "H002"),
+        ("generated/qwen-code/settings.json", 1, 1, "H002"),
+    ]
+    assert found[0].message == "'pretooluse-eval-guard' is registered 2 times for PreToolUse Bash"
+    assert found[1].message == (
+        "'pretooluse-eval-guard' is registered 2 times for PreToolUse ^run_shell_command$"
+    )
+
+
+def test_h002_fold_collapses_two_entries(project: Path, cli: Cli) -> None:
+    # A fold whose matcher is the shell tool's puts the Write guards on the Bash matcher,
+    # beside the shell entry's own: the eval guard, in both, is registered twice.
+    edit(harnesses(project), 'matcher = "Edit|Write|apply_patch"', 'matcher = "Bash"')
+    found = run_findings(cli, "validate")
+    assert located(found) == [("generated/codex/hooks.json", 1, 1, "H002")]
+    assert found[0].message == "'pretooluse-eval-guard' is registered 2 times for PreToolUse Bash"
+
+
+# An entry that no harness delivering the event would produce: (event, spelling,
+# matcher, message, timeout), added to one surface's entries.
+LeakedEntry = tuple[str, str, str | None, str, int]
+
+
+@pytest.mark.parametrize(
+    ("surface", "leaked"),
+    [
+        ("cursor/hooks.json", ("PreToolUse", "preToolUse", "Write", "pretooluse-write", 10)),
+        ("claude-code-engine/settings.json", ("PreCompact", "PreCompact", None, "precompact", 30)),
+    ],
+    ids=["cursor-pre-tool-use", "claude-pre-compact"],
+)
+def test_h003_event_not_delivered(
+    project: Path,
+    cli: Cli,
+    monkeypatch: pytest.MonkeyPatch,
+    surface: str,
+    leaked: LeakedEntry,
+) -> None:
+    from hookmsg.catalogue import Harness, HookRegistry
+    from hookmsg.render import registrations
+    from hookmsg.rules import contract
+
+    original = registrations.entries_for
+    harness_id = surface.split("/", maxsplit=1)[0]
+    event, spelled, matcher, message, timeout = leaked
+
+    def leaky(harness: Harness, registry: HookRegistry) -> list[registrations.Entry]:
+        entries = original(harness, registry)
+        if harness.id == harness_id:
+            entries.append(registrations.Entry(event, spelled, matcher, (message,), timeout))
+        return entries
+
+    monkeypatch.setattr(registrations, "entries_for", leaky)
+    monkeypatch.setattr(contract, "entries_for", leaky)
+    found = run_findings(cli, "validate")
+    assert located(found) == [(f"generated/{surface}", 1, 1, "H003")]
+    assert found[0].message == (
+        f"{event} is registered but {harness_id} does not hand its output to the model"
+    )
+
+
+def test_h004_guard_wired_only_where_no_registration_delivers(project: Path, cli: Cli) -> None:
+    # PreCompact reaches the model only on xcsh, which has no registration file.
+    edit(hooks(project), 'messages = ["precompact"]', 'messages = ["precompact", "compact-guard"]')
+    text = register(project, "compact-guard", {"path": "src/app.py"}, unwired=False)
+    write(project / "messages" / "compact-guard.md", with_advisory("Check {{ path }}."))
+    found = run_findings(cli, "validate")
+    line = line_of(text, "[guards.compact-guard.placeholders]")
+    assert located(found) == [("catalog/hooks.toml", line, 1, "H004")]
+    assert "'compact-guard'" in found[0].message
+
+
+@pytest.mark.parametrize("token", ["HOME", "CLAUDE_PLUGIN_ROOT"])
+def test_h005_undocumented_token(
+    project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch, token: str
+) -> None:
+    # `${CLAUDE_PLUGIN_ROOT}` is documented for the plugin file only.
+    from hookmsg.render import registrations
+
+    original = registrations._shell
+
+    def shell(script: str, argv: list[str], *, root: str = "${HARNESS_ROOT}") -> str:
+        return original(script, argv, root=f"${{{token}}}")
+
+    monkeypatch.setattr(registrations, "_shell", shell)
+    found = run_findings(cli, "validate")
+    assert located(found) == [(f"generated/{name}", 1, 1, "H005") for name in SHELL_SURFACES]
+    for finding in found:
+        assert f"unrendered token ${{{token}}}" in finding.message
+
+
+def test_h006_timeout_over_a_harness_maximum(project: Path, cli: Cli) -> None:
+    # Stop is registered on both Claude Code files, Codex (600 s) and Qwen (600,000 ms).
+    text = edit(hooks(project), "\nStop = 60\n", "\nStop = 900\n")
+    found = run_findings(cli, "validate")
+    line = line_of(text, "Stop = 900")
+    assert located(found) == [("catalog/hooks.toml", line, 1, "H006")] * 4
+    assert sorted(f.message for f in found) == [
+        "Stop timeout 900 s is outside claude-code-engine's range 1..600 s",
+        "Stop timeout 900 s is outside claude-code-plugin's range 1..600 s",
+        "Stop timeout 900 s is outside codex's range 1..600 s",
+        "Stop timeout 900000 ms is outside qwen-code's range 1..600000 ms",
+    ]
+
+
+def test_h006_codebuddy_allows_sixty_seconds(project: Path, cli: Cli) -> None:
+    edit(hooks(project), "\nSessionStart = 30\n", "\nSessionStart = 60\n")
+    assert run_findings(cli, "validate") == []
+    text = edit(hooks(project), "\nSessionStart = 60\n", "\nSessionStart = 61\n")
+    found = run_findings(cli, "validate")
+    line = line_of(text, "SessionStart = 61")
+    assert located(found) == [("catalog/hooks.toml", line, 1, "H006")]
+    assert found[0].message == "SessionStart timeout 61 s is outside codebuddy's range 1..60 s"

@@ -368,7 +368,7 @@ _RULES: tuple[Rule, ...] = (
         "H006",
         "An event's timeout is outside a harness's range once converted to its unit.",
         "Lower the timeout in `[timeouts]`.",
-        "`Stop = 900` where CodeBuddy allows 60 seconds",
+        "`Stop = 900` where Claude Code and Codex allow 600 seconds",
     ),
     # Configuration.
     Rule(

@@ -19,7 +19,7 @@ FORBIDDEN = {"$": "a dollar sign", "`": "a backtick", '"': "a double quote", "\\
 def _refuse_dangerous(option: str, path: str) -> None:
     for char, name in FORBIDDEN.items():
         if char in path:
-            raise UsageError(f"{option} {path!r} contains {name}; choose a path without it")
+            raise UsageError(f"{option} '{path}' contains {name}; choose a path without it")
     if any(ord(char) < 0x20 or ord(char) == 0x7F for char in path):
         raise UsageError(f"{option} {path!r} contains a control character")
     if not path.strip():

@@ -18,7 +18,11 @@ def package(project: Project, output_dir: Path | None = None, fmt: str = "text")
     if build(project, check=True, fmt=fmt) != EXIT_OK:
         raise FindingsError("package refused: `hookmsg check` fails; run `hookmsg build` first")
     workspace = load_workspace(project)
-    files = {f"generated/{Path(o.display).name}": o.content for o in render_outputs(workspace)}
+    generated = project.generated_dir
+    files = {
+        f"generated/{o.path.relative_to(generated).as_posix()}": o.content
+        for o in render_outputs(workspace)
+    }
     for name, message in sorted(workspace.all_messages().items()):
         files[f"delivered/{name}.md"] = (message.delivered + "\n").encode("utf-8")
     archive = build_archive(files, source_date_epoch(project.root))

@@ -1,0 +1,712 @@
+"""Per-harness hook registrations: goldens, shapes, a registry change, install-render, package.
+
+The registry (`catalog/hooks.toml`) and the harness facts (`catalog/harnesses.toml`) generate
+one registration file per surface under `generated/<harness-id>/<file>`. The goldens in
+`tests/golden/registrations/` are this repository's nine files, read against
+`shared/spec/harness-formats.md` before they were accepted. To rewrite them after an
+intended change, run
+
+    HOOKMSG_UPDATE_GOLDEN=1 pytest tests/test_registrations.py
+
+then read the diff by eye before committing it.
+
+The shape tests read the golden bytes only, and compare them with expectations written
+here from the specification (which events each harness delivers, its matcher spelling,
+its timeout unit), so a wrong golden cannot hide behind the byte comparison.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import re
+import shlex
+import tarfile
+import tomllib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import REPO, Result
+from hookmsg.config import load_project
+from hookmsg.outputs import render_outputs
+from hookmsg.workspace import load_workspace
+
+Cli = Callable[..., Result]
+
+TESTS = Path(__file__).resolve().parent
+GOLDEN = TESTS / "golden" / "registrations"
+UPDATE = os.environ.get("HOOKMSG_UPDATE_GOLDEN") == "1"
+
+# Every surface with a registration, in catalogue order, with its file name.
+SURFACES: dict[str, str] = {
+    "claude-code-engine": "settings.json",
+    "claude-code-plugin": "hooks.json",
+    "codex": "hooks.json",
+    "qwen-code": "settings.json",
+    "codebuddy": "settings.local.json",
+    "kiro": "hookmsg.json",
+    "copilot": "hookmsg.json",
+    "devin-local": "config.local.json",
+    "cursor": "hooks.json",
+}
+CLAUDE = ("claude-code-engine", "claude-code-plugin")
+SCRIPT = "hooks/dispatch.py"
+# Seconds, from the registry's [timeouts] (the reference wiring).
+SECONDS = {"SessionStart": 30, "PreToolUse": 10, "PostToolUse": 10, "Stop": 60}
+TOKEN = re.compile(r"\$\{([^}]*)\}")
+
+Key = tuple[str, str | None]  # a registry dispatcher entry: (event, matcher)
+SS: Key = ("SessionStart", None)
+SS_COMPACT: Key = ("SessionStart", "compact")
+WRITE: Key = ("PreToolUse", "Write")
+EDIT: Key = ("PreToolUse", "Edit")
+NOTEBOOK: Key = ("PreToolUse", "NotebookEdit")
+SHELL: Key = ("PreToolUse", "Bash|PowerShell")
+ASK: Key = ("PreToolUse", "AskUserQuestion")
+POST: Key = ("PostToolUse", "*")
+STOP: Key = ("Stop", None)
+
+_CLAUDE_EXPECTED: dict[str, list[tuple[str | None, Key]]] = {
+    "SessionStart": [(None, SS), ("compact", SS_COMPACT)],
+    "PreToolUse": [
+        ("Write", WRITE),
+        ("Edit", EDIT),
+        ("NotebookEdit", NOTEBOOK),
+        ("Bash|PowerShell", SHELL),
+        ("AskUserQuestion", ASK),
+    ],
+    "PostToolUse": [("*", POST)],
+    "Stop": [(None, STOP)],
+}
+
+# Per surface: the harness's event spelling -> its entries, in file order, as
+# (matcher in the harness's terms or None, the registry entry whose messages it lists).
+EXPECTED: dict[str, dict[str, list[tuple[str | None, Key]]]] = {
+    "claude-code-engine": _CLAUDE_EXPECTED,
+    "claude-code-plugin": _CLAUDE_EXPECTED,
+    "codex": {
+        "SessionStart": [(None, SS)],
+        # Write and Edit fold into one matcher carrying the Write entry's messages;
+        # PowerShell has no Codex tool.
+        "PreToolUse": [("Edit|Write|apply_patch", WRITE), ("Bash", SHELL)],
+        "PostToolUse": [("*", POST)],
+        "Stop": [(None, STOP)],
+    },
+    "qwen-code": {
+        "SessionStart": [(None, SS)],
+        "PreToolUse": [
+            ("^write_file$", WRITE),
+            ("^edit$", EDIT),
+            ("^run_shell_command$", SHELL),
+        ],
+        "PostToolUse": [(".*", POST)],
+        "Stop": [(None, STOP)],
+    },
+    "codebuddy": {"SessionStart": [(None, SS)], "PostToolUse": [("*", POST)]},
+    "kiro": {"SessionStart": [(None, SS)]},
+    "copilot": {"sessionStart": [(None, SS)], "postToolUse": [(None, POST)]},
+    "devin-local": {"SessionStart": [(None, SS)], "PostToolUse": [(None, POST)]},
+    "cursor": {"sessionStart": [(None, SS)]},
+}
+
+
+def registry_lists() -> dict[Key, list[str]]:
+    """The repository registry's dispatcher entries and their messages, read with tomllib."""
+    data = tomllib.loads((REPO / "catalog" / "hooks.toml").read_text(encoding="utf-8"))
+    return {(d["event"], d.get("matcher")): list(d["messages"]) for d in data["dispatch"]}
+
+
+def golden_path(surface: str) -> Path:
+    return GOLDEN / surface / SURFACES[surface]
+
+
+def golden_text(surface: str) -> str:
+    data = golden_path(surface).read_bytes()
+    assert b"\r" not in data, f"{surface}: CR found; outputs use LF only"
+    assert data.endswith(b"\n") and not data.endswith(b"\n\n"), f"{surface}: one final newline"
+    return data.decode("utf-8")
+
+
+def golden(surface: str) -> Any:
+    return json.loads(golden_text(surface))
+
+
+@dataclass(frozen=True)
+class Hook:
+    """One dispatcher handler of a registration, whatever the file's shape."""
+
+    event: str  # the harness's spelling
+    matcher: str | None
+    argv: tuple[str, ...]  # interpreter, script, then the dispatcher's own arguments
+    timeout: int
+    handler: dict[str, Any]
+
+
+def hooks_of(surface: str, data: Any) -> list[Hook]:
+    """Every handler in the file, in file order."""
+    if surface == "kiro":
+        return [
+            Hook(
+                h["trigger"],
+                h.get("matcher"),
+                tuple(shlex.split(h["action"]["command"])),
+                h["timeout"],
+                h,
+            )
+            for h in data["hooks"]
+        ]
+    if surface in ("copilot", "cursor"):
+        command, timeout = (
+            ("bash", "timeoutSec") if surface == "copilot" else ("command", "timeout")
+        )
+        return [
+            Hook(event, item.get("matcher"), tuple(shlex.split(item[command])), item[timeout], item)
+            for event, items in data["hooks"].items()
+            for item in items
+        ]
+    found = []
+    for event, groups in data["hooks"].items():
+        for group in groups:
+            assert set(group) <= {"matcher", "hooks"}, group
+            assert len(group["hooks"]) == 1, "one dispatcher handler per event and matcher"
+            handler = group["hooks"][0]
+            if "args" in handler:
+                argv = (handler["command"], *handler["args"])
+            else:
+                argv = tuple(shlex.split(handler["command"]))
+            found.append(Hook(event, group.get("matcher"), argv, handler["timeout"], handler))
+    return found
+
+
+def dispatcher_line(surface: str, hook: Hook) -> tuple[str, ...]:
+    """`<Event> <message> ...` after checking the interpreter, script and --contract."""
+    if surface == "claude-code-plugin":
+        assert hook.argv[:2] == ("python3", "${CLAUDE_PLUGIN_ROOT}/" + SCRIPT), hook.argv
+    else:
+        assert hook.argv[:2] == ("${PYTHON_BIN}", "${HARNESS_ROOT}/" + SCRIPT), hook.argv
+    rest = hook.argv[2:]
+    if surface in CLAUDE:
+        assert "--contract" not in rest, hook.argv
+        return rest
+    assert rest[:2] == ("--contract", surface), hook.argv
+    assert "--contract" not in rest[2:], hook.argv
+    return rest[2:]
+
+
+def walk(value: Any) -> Iterator[Any]:
+    yield value
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from walk(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from walk(item)
+
+
+def registered(surface: str) -> list[str]:
+    """Every message name the surface's golden registers, in file order."""
+    return [
+        name
+        for hook in hooks_of(surface, golden(surface))
+        for name in dispatcher_line(surface, hook)[1:]
+    ]
+
+
+# --------------------------------------------------------------------------- goldens
+
+
+@pytest.fixture
+def rendered(project: Path) -> dict[str, bytes]:
+    """`<id>/<file>` -> bytes of every registration rendered from the repository copy."""
+    workspace = load_workspace(load_project(project))
+    folder = project / "generated"
+    produced = {
+        o.path.relative_to(folder).as_posix(): o.content
+        for o in render_outputs(workspace)
+        if "/" in o.path.relative_to(folder).as_posix()
+    }
+    if UPDATE:
+        for stale in GOLDEN.rglob("*"):
+            if stale.is_file() and stale.relative_to(GOLDEN).as_posix() not in produced:
+                stale.unlink()
+        for name, content in produced.items():
+            (GOLDEN / name).parent.mkdir(parents=True, exist_ok=True)
+            (GOLDEN / name).write_bytes(content)
+    return produced
+
+
+def test_nine_registrations_and_a_golden_for_each(rendered: dict[str, bytes]) -> None:
+    expected = sorted(f"{surface}/{file}" for surface, file in SURFACES.items())
+    assert sorted(rendered) == expected
+    goldens = sorted(p.relative_to(GOLDEN).as_posix() for p in GOLDEN.rglob("*") if p.is_file())
+    assert goldens == expected
+
+
+@pytest.mark.parametrize("surface", SURFACES)
+def test_registration_matches_golden(rendered: dict[str, bytes], surface: str) -> None:
+    name = f"{surface}/{SURFACES[surface]}"
+    assert rendered[name] == golden_path(surface).read_bytes(), f"{name} differs from its golden"
+
+
+@pytest.mark.parametrize("surface", SURFACES)
+def test_golden_is_canonical_json(surface: str) -> None:
+    text = golden_text(surface)
+    assert text == json.dumps(json.loads(text), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+# --------------------------------------------------------------------------- shapes
+
+
+@pytest.mark.parametrize("surface", SURFACES)
+def test_each_event_and_matcher_registered_once_with_its_messages_in_registry_order(
+    surface: str,
+) -> None:
+    lists = registry_lists()
+    actual: dict[str, list[tuple[str | None, tuple[str, ...]]]] = {}
+    for hook in hooks_of(surface, golden(surface)):
+        actual.setdefault(hook.event, []).append((hook.matcher, dispatcher_line(surface, hook)))
+    expected = {
+        event: [(matcher, (key[0], *lists[key])) for matcher, key in entries]
+        for event, entries in EXPECTED[surface].items()
+    }
+    assert actual == expected
+
+
+@pytest.mark.parametrize("surface", SURFACES)
+def test_no_message_twice_for_one_event_and_matcher(surface: str) -> None:
+    seen = [
+        (hook.event, hook.matcher, name)
+        for hook in hooks_of(surface, golden(surface))
+        for name in dispatcher_line(surface, hook)[1:]
+    ]
+    assert len(seen) == len(set(seen))
+    pairs = [(hook.event, hook.matcher) for hook in hooks_of(surface, golden(surface))]
+    assert len(pairs) == len(set(pairs))
+
+
+@pytest.mark.parametrize("surface", SURFACES)
+def test_timeouts_in_the_harness_unit(surface: str) -> None:
+    scale = 1000 if surface == "qwen-code" else 1
+    for hook in hooks_of(surface, golden(surface)):
+        event = dispatcher_line(surface, hook)[0]
+        assert hook.timeout == SECONDS[event] * scale, (surface, event)
+        if surface == "copilot":
+            assert "timeout" not in hook.handler
+        else:
+            assert "timeoutSec" not in hook.handler
+
+
+@pytest.mark.parametrize("surface", SURFACES)
+def test_only_documented_install_tokens(surface: str) -> None:
+    tokens = set(TOKEN.findall(golden_text(surface)))
+    if surface == "claude-code-plugin":
+        assert tokens == {"CLAUDE_PLUGIN_ROOT"}
+    else:
+        assert tokens == {"PYTHON_BIN", "HARNESS_ROOT"}
+
+
+@pytest.mark.parametrize("surface", SURFACES)
+def test_contract_flag_on_every_harness_but_claude_code(surface: str) -> None:
+    text = golden_text(surface)
+    if surface in CLAUDE:
+        assert "--contract" not in text
+    else:
+        hooks = hooks_of(surface, golden(surface))
+        assert hooks
+        for hook in hooks:
+            assert hook.argv[2:4] == ("--contract", surface)
+
+
+def test_precompact_and_postcompact_are_never_registered() -> None:
+    for surface in SURFACES:
+        events = {hook.event.lower() for hook in hooks_of(surface, golden(surface))}
+        assert not events & {"precompact", "postcompact"}, surface
+        assert "precompact" not in registered(surface), surface
+        assert "PreCompact" not in golden_text(surface), surface
+        assert "PostCompact" not in golden_text(surface), surface
+
+
+def test_postcompact_context_only_in_the_claude_files_on_the_compact_source() -> None:
+    assert [s for s in SURFACES if "postcompact" in registered(s)] == list(CLAUDE)
+    for surface in CLAUDE:
+        carriers = [
+            (hook.event, hook.matcher)
+            for hook in hooks_of(surface, golden(surface))
+            if "postcompact" in dispatcher_line(surface, hook)
+        ]
+        assert carriers == [("SessionStart", "compact")]
+
+
+def test_claude_engine_uses_exec_form() -> None:
+    data = golden("claude-code-engine")
+    assert set(data) == {"hooks"}
+    hooks = hooks_of("claude-code-engine", data)
+    assert hooks
+    for hook in hooks:
+        assert set(hook.handler) == {"type", "command", "args", "timeout"}
+        assert hook.handler["type"] == "command"
+        assert hook.handler["command"] == "${PYTHON_BIN}"
+        assert hook.handler["args"][0] == "${HARNESS_ROOT}/hooks/dispatch.py"
+        assert "--contract" not in hook.handler["args"]
+
+
+def test_claude_plugin_runs_from_the_plugin_root() -> None:
+    data = golden("claude-code-plugin")
+    assert set(data) == {"description", "hooks"}
+    for hook in hooks_of("claude-code-plugin", data):
+        assert set(hook.handler) == {"type", "command", "timeout"}
+        assert hook.handler["command"].startswith(
+            'python3 "${CLAUDE_PLUGIN_ROOT}/hooks/dispatch.py" '
+        )
+    text = golden_text("claude-code-plugin")
+    assert "${PYTHON_BIN}" not in text and "${HARNESS_ROOT}" not in text
+
+
+def test_claude_engine_and_plugin_register_the_same_entries() -> None:
+    def entries(surface: str) -> list[tuple[str, str | None, tuple[str, ...], int]]:
+        return [
+            (h.event, h.matcher, dispatcher_line(surface, h), h.timeout)
+            for h in hooks_of(surface, golden(surface))
+        ]
+
+    assert entries("claude-code-engine") == entries("claude-code-plugin")
+
+
+def test_codex_folds_write_and_edit_and_has_a_windows_command() -> None:
+    data = golden("codex")
+    assert set(data) == {"hooks"}
+    hooks = hooks_of("codex", data)
+    for hook in hooks:
+        assert set(hook.handler) == {"type", "command", "commandWindows", "timeout"}
+        assert hook.handler["commandWindows"] == "& " + hook.handler["command"]
+    matchers = [hook.matcher for hook in hooks if hook.event == "PreToolUse"]
+    assert matchers == ["Edit|Write|apply_patch", "Bash"]
+    folded = next(h for h in hooks if h.matcher == "Edit|Write|apply_patch")
+    assert list(dispatcher_line("codex", folded)[1:]) == registry_lists()[WRITE]
+    names = registered("codex")
+    for absent in ("pretooluse-edit", "pretooluse-edit-header-guard", "pretooluse-notebookedit"):
+        assert absent not in names
+    assert "pretooluse-askuserquestion-recommended" not in names
+
+
+def test_qwen_anchors_runtime_tool_ids_and_counts_milliseconds() -> None:
+    data = golden("qwen-code")
+    assert set(data) == {"hooks"}
+    hooks = hooks_of("qwen-code", data)
+    tool_matchers = [h.matcher for h in hooks if h.event == "PreToolUse"]
+    assert tool_matchers == ["^write_file$", "^edit$", "^run_shell_command$"]
+    for hook in hooks:
+        assert set(hook.handler) == {"type", "command", "timeout"}
+        assert hook.timeout >= 1000 and hook.timeout % 1000 == 0
+    text = golden_text("qwen-code")
+    for display_name in ('"Bash"', '"Write"', '"Edit"', "WriteFile"):
+        assert display_name not in text
+
+
+def test_codebuddy_registers_session_start_and_post_tool_use_only() -> None:
+    data = golden("codebuddy")
+    assert set(data) == {"hooks"}
+    assert set(data["hooks"]) == {"SessionStart", "PostToolUse"}
+    for hook in hooks_of("codebuddy", data):
+        assert set(hook.handler) == {"type", "command", "timeout"}
+
+
+def test_kiro_is_a_flat_list_triggered_on_session_start_only() -> None:
+    data = golden("kiro")
+    assert set(data) == {"version", "hooks"}
+    assert data["version"] == "v1"
+    assert isinstance(data["hooks"], list)
+    assert [h["trigger"] for h in data["hooks"]] == ["SessionStart"]
+    for hook in data["hooks"]:
+        assert set(hook) == {"name", "trigger", "action", "timeout", "enabled"}
+        assert hook["enabled"] is True
+        assert set(hook["action"]) == {"type", "command"}
+        assert hook["action"]["type"] == "command"
+    names = [h["name"] for h in data["hooks"]]
+    assert len(names) == len(set(names))
+
+
+def test_copilot_has_bash_powershell_and_timeout_sec() -> None:
+    data = golden("copilot")
+    assert set(data) == {"version", "hooks"}
+    assert data["version"] == 1
+    assert set(data["hooks"]) == {"sessionStart", "postToolUse"}
+    for items in data["hooks"].values():
+        for item in items:
+            assert set(item) == {"type", "bash", "powershell", "timeoutSec"}
+            assert item["type"] == "command"
+            assert item["powershell"] == "& " + item["bash"]
+
+
+def test_devin_has_no_matcher_anywhere() -> None:
+    data = golden("devin-local")
+    assert set(data) == {"hooks"}
+    assert set(data["hooks"]) == {"SessionStart", "PostToolUse"}
+    assert not any(isinstance(node, dict) and "matcher" in node for node in walk(data))
+    assert '"matcher"' not in golden_text("devin-local")
+
+
+def test_cursor_registers_session_start_only() -> None:
+    data = golden("cursor")
+    assert set(data) == {"version", "hooks"}
+    assert data["version"] == 1
+    assert set(data["hooks"]) == {"sessionStart"}
+    for item in data["hooks"]["sessionStart"]:
+        assert set(item) == {"command", "timeout"}
+
+
+def test_tool_guards_only_where_pre_tool_use_is_delivered() -> None:
+    with_pre_tool_use = [s for s in SURFACES if "pretooluse-write" in registered(s)]
+    assert with_pre_tool_use == ["claude-code-engine", "claude-code-plugin", "codex", "qwen-code"]
+    for surface in ("codebuddy", "kiro", "copilot", "devin-local", "cursor"):
+        assert not [n for n in registered(surface) if n.startswith("pretooluse-")], surface
+        assert "stop" not in registered(surface), surface
+
+
+# --------------------------------------------------------------------------- a registry change
+
+SECRET_GUARD = (
+    "<!-- SPDX-License-Identifier: MIT -->\n"
+    "\n"
+    "Guard for an edit that would write a secret (a key, a token or a password) into a file.\n"
+    "\n"
+    "Credentials in source files end up in version control, in backups and in every clone; "
+    "once pushed they must be treated as leaked and rotated.\n"
+    "\n"
+    "## What to do when it fires\n"
+    "\n"
+    "1. Remove the secret from the new text.\n"
+    "2. Read it at run time from the environment or the project's secret store instead.\n"
+    "\n"
+    "## Advisory\n"
+    "\n"
+    "This edit to {{ path }} writes what looks like a secret ({{ kind }}). Read it from the "
+    "environment or a secret store instead of writing it into the file.\n"
+    "\n"
+    "## Bindings\n"
+    "\n"
+    "- **Drives →** the assistant to keep credentials out of the files it edits.\n"
+    "- **Established by ↑** `catalog/hooks.toml`, the dispatcher entry for PreToolUse on Edit, "
+    "and its guard entry declaring the path and kind placeholders.\n"
+    "- **Cross-bound with ↔** `messages/pretooluse-edit.md` (the edit discipline delivered on "
+    "the same call).\n"
+)
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def _replace_in(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not found in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_a_new_edit_guard_changes_exactly_the_files_that_register_edit(
+    project: Path, cli: Cli
+) -> None:
+    before = _snapshot(project / "generated")
+    (project / "messages" / "pretooluse-edit-secret-guard.md").write_text(
+        SECRET_GUARD, encoding="utf-8"
+    )
+    _replace_in(
+        project / "messages" / "pretooluse-edit.md",
+        "(the same discipline applied to notebook cells).",
+        "(the same discipline applied to notebook cells); "
+        "`messages/pretooluse-edit-secret-guard.md` (checks the edit for secrets).",
+    )
+    hooks = project / "catalog" / "hooks.toml"
+    _replace_in(
+        hooks,
+        '  "pretooluse-edit",\n  "pretooluse-edit-header-guard",\n'
+        '  "pretooluse-write-plan-guard",\n  "pretooluse-dependency-guard",\n'
+        '  "pretooluse-eval-guard",\n]',
+        '  "pretooluse-edit",\n  "pretooluse-edit-header-guard",\n'
+        '  "pretooluse-write-plan-guard",\n  "pretooluse-dependency-guard",\n'
+        '  "pretooluse-eval-guard",\n  "pretooluse-edit-secret-guard",\n]',
+    )
+    _replace_in(
+        hooks,
+        "\n[unwired]\n",
+        '\n[guards.pretooluse-edit-secret-guard.placeholders]\npath = "config/settings.py"\n'
+        'kind = "an AWS access key"\n\n[unwired]\n',
+    )
+    validate = cli("validate")
+    assert (validate.code, validate.out) == (0, ""), validate.out + validate.err
+    result = cli("build")
+    assert result.code == 0, result.out + result.err
+    after = _snapshot(project / "generated")
+    assert set(after) == set(before)
+    changed = sorted(name for name in after if after[name] != before[name])
+    assert changed == [
+        "advisories.json",
+        "claude-code-engine/settings.json",
+        "claude-code-plugin/hooks.json",
+        "hook-message-inventory.json",
+        "hook-message-inventory.md",
+        "hook-wiring.md",
+        "qwen-code/settings.json",
+    ]
+    # The new guard is last in the Edit entry of the files that changed, and nowhere else.
+    for surface, matcher in (
+        ("claude-code-engine", "Edit"),
+        ("claude-code-plugin", "Edit"),
+        ("qwen-code", "^edit$"),
+    ):
+        data = json.loads(after[f"{surface}/{SURFACES[surface]}"])
+        lines = {
+            hook.matcher: dispatcher_line(surface, hook)
+            for hook in hooks_of(surface, data)
+            if hook.event == "PreToolUse"
+        }
+        assert lines[matcher][-1] == "pretooluse-edit-secret-guard", surface
+        assert [m for m, line in lines.items() if "pretooluse-edit-secret-guard" in line] == [
+            matcher
+        ]
+    for surface in ("codex", "codebuddy", "kiro", "copilot", "devin-local", "cursor"):
+        assert b"pretooluse-edit-secret-guard" not in after[f"{surface}/{SURFACES[surface]}"]
+    inventory = json.loads(after["hook-message-inventory.json"])
+    row = next(r for r in inventory["messages"] if r["name"] == "pretooluse-edit-secret-guard")
+    assert row["registered_on"] == ["claude-code-engine", "claude-code-plugin", "qwen-code"]
+    check = cli("check")
+    assert (check.code, check.out) == (0, ""), check.out + check.err
+
+
+# --------------------------------------------------------------------------- install-render
+
+GOOD_PYTHON = "/usr/local/bin/python3.12"
+GOOD_ROOT = "/opt/hook tools"  # a space: the commands must quote the path
+
+
+def _render_tokens(text: str, python: str, root: str) -> str:
+    return text.replace("${PYTHON_BIN}", python).replace("${HARNESS_ROOT}", root)
+
+
+@pytest.mark.parametrize("option", ["--python", "--root"])
+@pytest.mark.parametrize(
+    "char", ["$", "`", '"', "\\"], ids=["dollar", "backtick", "quote", "backslash"]
+)
+def test_install_render_refuses_a_dangerous_path(
+    project: Path, cli: Cli, option: str, char: str
+) -> None:
+    bad = f"/opt/ho{char}ok/bin"
+    paths = {"--python": GOOD_PYTHON, "--root": "/opt/hookmsg", option: bad}
+    result = cli(
+        "install-render",
+        "--harness",
+        "codex",
+        "--python",
+        paths["--python"],
+        "--root",
+        paths["--root"],
+    )
+    assert result.code == 2, result.out + result.err
+    assert result.out == ""
+    assert option in result.err
+    assert bad in result.err, f"the error does not name the path {bad!r} as given: {result.err!r}"
+
+
+@pytest.mark.parametrize("harness", ["no-such-harness", "xcsh"])
+def test_install_render_refuses_an_unknown_harness(project: Path, cli: Cli, harness: str) -> None:
+    # xcsh is a known harness, but it has no registration file.
+    result = cli("install-render", "--harness", harness, "--python", GOOD_PYTHON, "--root", "/opt")
+    assert result.code == 2, result.out + result.err
+    assert result.out == ""
+    assert f"'{harness}'" in result.err
+
+
+@pytest.mark.parametrize("surface", SURFACES)
+def test_install_render_fills_in_every_install_token(project: Path, cli: Cli, surface: str) -> None:
+    result = cli(
+        "install-render", "--harness", surface, "--python", GOOD_PYTHON, "--root", GOOD_ROOT
+    )
+    assert result.code == 0, result.out + result.err
+    leftover = set(TOKEN.findall(result.out))
+    assert leftover == ({"CLAUDE_PLUGIN_ROOT"} if surface == "claude-code-plugin" else set())
+    expected = _render_tokens(golden_text(surface), GOOD_PYTHON, GOOD_ROOT)
+    assert json.loads(result.out) == json.loads(expected)
+    assert result.out == expected
+    # The rendered commands still split into the same argument vector.
+    for hook in hooks_of(surface, json.loads(result.out)):
+        if surface == "claude-code-plugin":
+            assert hook.argv[1] == "${CLAUDE_PLUGIN_ROOT}/" + SCRIPT
+        else:
+            assert hook.argv[:2] == (GOOD_PYTHON, f"{GOOD_ROOT}/{SCRIPT}")
+
+
+def test_install_render_drops_a_trailing_slash_of_the_root(project: Path, cli: Cli) -> None:
+    result = cli(
+        "install-render", "--harness", "cursor", "--python", GOOD_PYTHON, "--root", "/opt/x/"
+    )
+    assert result.code == 0, result.out + result.err
+    assert json.loads(result.out) == json.loads(
+        _render_tokens(golden_text("cursor"), GOOD_PYTHON, "/opt/x")
+    )
+
+
+# --------------------------------------------------------------------------- package and inventory
+
+
+def test_package_holds_every_registration_under_its_harness_folder(
+    project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    result = cli("package")
+    assert result.code == 0, result.out + result.err
+    archive = next((project / "dist").glob("*.tar.gz")).read_bytes()
+    with tarfile.open(fileobj=io.BytesIO(gzip.decompress(archive))) as tar:
+        files = {}
+        for member in tar.getmembers():
+            handle = tar.extractfile(member) if member.isfile() else None
+            if handle is not None:
+                files[member.name.split("/", 1)[1]] = handle.read()
+    listed = {f["path"] for f in json.loads(files["manifest.json"])["files"]}
+    for surface, file in SURFACES.items():
+        name = f"generated/{surface}/{file}"
+        assert name in files, f"{name} is not in the archive: {sorted(files)}"
+        assert files[name] == (project / "generated" / surface / file).read_bytes()
+        assert files[name] == golden_path(surface).read_bytes()
+        assert name in listed
+
+
+def _inventory(project: Path) -> dict[str, list[str]]:
+    data = json.loads(
+        (project / "generated" / "hook-message-inventory.json").read_text(encoding="utf-8")
+    )
+    return {row["name"]: row["registered_on"] for row in data["messages"]}
+
+
+def test_inventory_lists_the_surfaces_that_register_each_message(project: Path) -> None:
+    registered_on = _inventory(project)
+    assert "claude-code-engine" in registered_on["pretooluse-edit"]
+    assert "codex" not in registered_on["pretooluse-edit"]
+    assert registered_on["sessionstart"] == list(SURFACES)
+    assert registered_on["postcompact"] == list(CLAUDE)
+    assert registered_on["precompact"] == []
+    assert registered_on["pretooluse-conformity"] == []
+    # The same answer as reading the goldens, in catalogue order.
+    for name, surfaces in registered_on.items():
+        assert surfaces == [s for s in SURFACES if name in registered(s)], name
+
+
+def test_wiring_has_a_generated_registrations_table(project: Path) -> None:
+    text = (project / "generated" / "hook-wiring.md").read_text(encoding="utf-8")
+    assert "\n## Generated registrations\n" in text
+    section = text.split("\n## Generated registrations\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.split("\n") if line.startswith("| `")]
+    cells = {row.split("`")[1]: [c.strip() for c in row.strip("|").split("|")] for row in rows}
+    assert sorted(cells) == sorted(f"{s}/{f}" for s, f in SURFACES.items())
+    for surface, file in SURFACES.items():
+        row = cells[f"{surface}/{file}"]
+        events = sorted({hook.event for hook in hooks_of(surface, golden(surface))})
+        assert row[2] == ", ".join(events), surface
+        assert row[3] == ("—" if surface in CLAUDE else surface), surface
