@@ -1,0 +1,48 @@
+"""The maintainer scripts under scripts/: the skill-index command and the benchmark."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO, copy_repository
+
+SCRIPTS = REPO / "scripts"
+
+
+def _run(script: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPTS / script), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "NO_COLOR": "1"},
+        timeout=600,
+    )
+
+
+def test_generate_skill_index_checks_and_renders_through_the_library(tmp_path: Path) -> None:
+    root = copy_repository(tmp_path / "repo")
+    index = root / "generated" / "skill-index.md"
+    committed = index.read_bytes()
+
+    assert _run("generate_skill_index.py", "--check", cwd=root).returncode == 0
+    index.write_bytes(committed.replace(b"Skills and commands", b"Skills & commands"))
+    drifted = _run("generate_skill_index.py", "--check", cwd=root)
+    assert drifted.returncode == 1
+    assert "generated/skill-index.md:1:1: G002" in drifted.stdout
+    assert index.read_bytes() != committed  # --check never writes
+
+    assert _run("generate_skill_index.py", cwd=root).returncode == 0
+    assert index.read_bytes() == committed
+
+
+def test_benchmark_runs_on_a_tiny_corpus() -> None:
+    done = _run("bench.py", "--repeat", "1", "--sizes", "4,8", cwd=REPO)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for figure in ("hookmsg check", "no-op doit", "validation per message", "validate 8 vs 4"):
+        assert figure in done.stdout
+    assert "ratio" in done.stdout
