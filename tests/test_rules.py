@@ -742,6 +742,13 @@ def test_r008_event_without_timeout(project: Path, cli: Cli) -> None:
     assert "'Notification'" in found[0].message
 
 
+def test_r009_message_named_like_a_generated_message(project: Path, cli: Cli) -> None:
+    write(project / "messages" / "skill-index.md", VALID)
+    found = run_findings(cli, "validate")
+    assert located(found) == [("messages/skill-index.md", 1, 1, "R009")]
+    assert "generated skill index" in found[0].message
+
+
 # --------------------------------------------------------------------------- C: catalogue
 
 

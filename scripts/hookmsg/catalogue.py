@@ -15,17 +15,36 @@ from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+)
 
 from hookmsg.config import Project
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.source import read_source
 from hookmsg.tomlpos import locate, toml_error_position
-from hookmsg.vocabulary import EVENTS, TOOLS, matcher_key
+from hookmsg.vocabulary import EVENTS, RESERVED_NAMES, TOOLS, matcher_key
 
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 Kebab = Annotated[str, StringConstraints(pattern=KEBAB, max_length=64)]
-Identifier = Annotated[str, StringConstraints(pattern=r"^[a-z_][a-z0-9_]*$", max_length=64)]
+
+
+def _not_reserved(name: str) -> str:
+    if name in RESERVED_NAMES:
+        raise ValueError(f"'{name}' is reserved by Jinja2 and cannot be a placeholder name")
+    return name
+
+
+Identifier = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z_][a-z0-9_]*$", max_length=64),
+    AfterValidator(_not_reserved),
+]
 OneLine = Annotated[str, StringConstraints(pattern=r"^[^\n\r]+$", strip_whitespace=True)]
 
 
@@ -192,13 +211,15 @@ def _load(
 ) -> tuple[M | None, str, list[Diagnostic]]:
     if not path.exists() and not path.is_symlink():
         return None, "", [Diagnostic(display, 1, 1, "C003", "catalogue file is missing")]
-    source, problems = read_source(path, display, max_bytes=max_bytes, root=root)
+    source, problems = read_source(
+        path, display, max_bytes=max_bytes, root=root, check_folders=True
+    )
     if source is None:
         return None, "", problems
     try:
         data = tomllib.loads(source.text)
     except tomllib.TOMLDecodeError as error:
-        line, col, message = toml_error_position(error)
+        line, col, message = toml_error_position(error, source.text)
         return None, source.text, [*problems, Diagnostic(display, line, col, "C001", message)]
     try:
         return model.model_validate(data), source.text, problems

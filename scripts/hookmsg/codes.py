@@ -296,6 +296,12 @@ _RULES: tuple[Rule, ...] = (
         "Add the event to `[timeouts]`.",
         "`Stop` wired, no `timeouts.Stop`",
     ),
+    Rule(
+        "R009",
+        "A message file takes a name reserved for a generated message.",
+        "Rename the file; `skill-index` is generated from `catalog/skills.toml`.",
+        "`messages/skill-index.md`",
+    ),
     # Catalogue files.
     Rule(
         "C001",

@@ -80,12 +80,15 @@ class Project:
 
 
 def _key_line(text: str, key: str) -> int:
+    """The line of `key` in `[tool.hookmsg]`, or of a `[tool.hookmsg.<key>]` sub-table."""
     in_table = False
     for number, line in enumerate(text.split("\n"), start=1):
-        stripped = line.strip()
+        stripped = line.strip().replace(" ", "")
         if stripped.startswith("["):
-            in_table = stripped.replace(" ", "") == "[tool.hookmsg]"
-        elif in_table and stripped.split("=", 1)[0].strip().strip('"') == key:
+            if stripped.strip("[]").startswith(f"tool.hookmsg.{key}"):
+                return number
+            in_table = stripped == "[tool.hookmsg]"
+        elif in_table and stripped.split("=", 1)[0].strip('"') == key:
             return number
     return 1
 

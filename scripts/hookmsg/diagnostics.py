@@ -3,12 +3,39 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Literal
 
 Severity = Literal["error", "warning"]
 FORMATS = ("text", "json", "github")
+
+
+_UNPRINTABLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Zl", "Zp"})
+
+
+def printable(text: str) -> str:
+    """`text` with every control, format or separator character written as an escape.
+
+    A diagnostic quotes what it found; quoted raw, a terminal escape could repaint the
+    screen, a bidi override reorder what a reviewer reads, a line separator split one
+    finding into two lines.
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        (
+            f"\\x{ord(c):02x}"
+            if ord(c) < 0x100
+            else f"\\u{ord(c):04x}"
+            if ord(c) < 0x10000
+            else f"\\U{ord(c):08x}"
+        )
+        if unicodedata.category(c) in _UNPRINTABLE_CATEGORIES
+        else c
+        for c in text
+    )
 
 
 @dataclass(frozen=True, order=True)
@@ -21,6 +48,10 @@ class Diagnostic:
     code: str
     message: str
     severity: Severity = "error"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "path", printable(self.path))
+        object.__setattr__(self, "message", printable(self.message))
 
     def render(self) -> str:
         return f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}"

@@ -20,6 +20,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterable
@@ -47,6 +48,8 @@ def cache_path(root: Path) -> Path:
 
 
 def _feed_file(digest: hashlib._Hash, path: Path, label: str) -> None:
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise OSError(f"{path} is not a regular file")  # a FIFO would block the read
     digest.update(f"\0{label}\0{os.path.realpath(path)}\0".encode("utf-8", "surrogateescape"))
     digest.update(path.read_bytes())
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import os
+import stat
 import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -117,11 +118,23 @@ def render_outputs(workspace: Workspace, names: Iterable[str] | None = None) -> 
     return outputs
 
 
-def _read_bytes(path: Path) -> bytes | None:
+def _read_committed(path: Path) -> bytes | str | None:
+    """The committed bytes; None if missing; a reason if there but unreadable.
+
+    Only regular files are opened: a FIFO put in place of an output would block a read.
+    """
+    try:
+        info = path.lstat()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as error:
+        return f"cannot be read: {error.strerror or error}"
+    if not stat.S_ISREG(info.st_mode):
+        return "is not a regular file"
     try:
         return path.read_bytes()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return None
+    except OSError as error:
+        return f"cannot be read: {error.strerror or error}"
 
 
 def stale_files(workspace: Workspace) -> list[Path]:
@@ -131,7 +144,7 @@ def stale_files(workspace: Workspace) -> list[Path]:
         return []
     produced = {folder / generator.name for generator in all_generators(workspace)}
     return sorted(
-        (p for p in folder.rglob("*") if (p.is_file() or p.is_symlink()) and p not in produced),
+        (p for p in folder.rglob("*") if not p.is_dir() and p not in produced),
         key=lambda p: p.as_posix(),
     )
 
@@ -269,9 +282,11 @@ def find_drift(workspace: Workspace, outputs: list[Output], *, stale: bool = Tru
     """Compare rendered outputs with the files on disk. Reads only; never writes."""
     found = []
     for output in outputs:
-        committed = _read_bytes(output.path)
+        committed = _read_committed(output.path)
         if committed is None:
             found.append(Drift(output.display, "missing"))
+        elif isinstance(committed, str):
+            found.append(Drift(output.display, "drifted", (f"{output.display} {committed}\n",)))
         elif committed != output.content:
             diff = _diff(output.display, committed, output.content)
             found.append(Drift(output.display, "drifted", diff))

@@ -76,7 +76,7 @@ def read_tool_table(root: Path) -> tuple[dict[str, Any], str]:
     except tomllib.TOMLDecodeError as error:
         from hookmsg.tomlpos import toml_error_position
 
-        line, col, message = toml_error_position(error)
+        line, col, message = toml_error_position(error, text)
         raise ConfigError(
             f"{path}:{line}:{col}: K002 {PYPROJECT} is not valid TOML: {message}"
         ) from None

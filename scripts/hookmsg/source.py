@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hookmsg.diagnostics import Diagnostic
+from hookmsg.paths import is_inside
 
 BOM = "\ufeff"
 
@@ -52,17 +53,33 @@ def _read_all(fd: int, expected: int, limit: int) -> bytes:
 
 
 def read_source(
-    path: Path, display: str, *, max_bytes: int, root: Path | None = None
+    path: Path,
+    display: str,
+    *,
+    max_bytes: int,
+    root: Path | None = None,
+    check_folders: bool = False,
 ) -> tuple[SourceText | None, list[Diagnostic]]:
     """Read `path`; return its text (or None when it cannot be parsed) and file-level findings.
 
-    Never raises for a bad file: every failure becomes a diagnostic.
+    With `root`, a file inside the repository that is a link out of it is refused; with
+    `check_folders` too, so is one whose folders lead out (callers that have checked the
+    folder already skip that cost). Never raises for a bad file: every failure becomes a
+    diagnostic.
     """
 
     def fail(code: str, message: str, line: int = 1, col: int = 1) -> list[Diagnostic]:
         return [Diagnostic(display, line, col, code, message)]
 
     try:
+        if root is not None and check_folders:
+            real_root = os.path.realpath(root)
+            # abspath, not resolve: where the path *says* it is, before links are followed.
+            lexical = os.path.abspath(path)  # noqa: PTH100
+            if is_inside(lexical, os.path.abspath(root)) and not is_inside(  # noqa: PTH100
+                os.path.realpath(path), real_root
+            ):
+                return None, fail("F007", "symbolic link points outside the repository")
         info = os.lstat(path)
         if stat.S_ISLNK(info.st_mode):
             if root is not None:

@@ -6,6 +6,7 @@ import re
 
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
 _AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+_AT_END = re.compile(r"\s*\(at end of document\)$")
 
 
 def _key_of(line: str) -> str:
@@ -94,13 +95,18 @@ def locate(
     return found + 1
 
 
-def toml_error_position(error: Exception) -> tuple[int, int, str]:
+def toml_error_position(error: Exception, text: str = "") -> tuple[int, int, str]:
     """(line, column, message) of a tomllib error on every Python version.
 
-    Python 3.14 sets `lineno`/`colno`; before that the position is only in the text.
+    Python 3.14 sets `lineno`/`colno`; before that the position is only in the message.
+    An error "at end of document" is placed on the last line of `text`.
     """
     message = str(error)
     match = _AT.search(message)
     line = getattr(error, "lineno", None) or (int(match.group(1)) if match else 1)
     col = getattr(error, "colno", None) or (int(match.group(2)) if match else 1)
-    return line, col, _AT.sub("", message)
+    if not match and _AT_END.search(message) and text:
+        lines = text.split("\n")
+        line = len(lines)
+        col = len(lines[-1]) + 1
+    return line, col, _AT_END.sub("", _AT.sub("", message))

@@ -36,3 +36,11 @@ CROSS_BOUND = "Cross-bound with"
 def matcher_key(matcher: str | None) -> str:
     """One spelling for 'every occurrence': no matcher, an empty one and `*` are the same."""
     return matcher if matcher not in (None, "", EVERY) else EVERY
+
+
+# Names that Jinja2 reads as something other than a variable (literals, the template
+# itself, loop helpers, default globals): a placeholder may not take them.
+RESERVED_NAMES = frozenset(
+    {"true", "false", "none", "True", "False", "None", "self", "loop", "super", "caller"}
+    | {"varargs", "kwargs", "range", "lipsum", "dict", "cycler", "joiner", "namespace"}
+)

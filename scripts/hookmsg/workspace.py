@@ -5,6 +5,7 @@ The one model that the CLI, the doit tasks and the tests share.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +15,7 @@ from hookmsg.config import Project
 from hookmsg.diagnostics import Diagnostic, sort_diagnostics
 from hookmsg.errors import UsageError
 from hookmsg.message import Message, parse_message, parse_text
-from hookmsg.paths import real, resolve_inside
+from hookmsg.paths import is_inside, real, resolve_inside
 from hookmsg.render.skill_index import SkillIndex, render_skill_index
 from hookmsg.rules import MessageContext, check_message
 from hookmsg.rules import registry as registry_rules
@@ -34,6 +35,8 @@ class Workspace:
     skill_index: SkillIndex | None
     skill_index_message: Message | None
     diagnostics: list[Diagnostic]
+    # Every message file found, readable or not, by name; None if the folder is unusable.
+    listed: dict[str, str] | None = None
     _parsed: dict[str, Message | None] = field(default_factory=dict)
 
     @property
@@ -53,9 +56,11 @@ class Workspace:
             found[SKILL_INDEX] = self.skill_index_message
         return found
 
-    def message_names(self) -> dict[str, str]:
-        """Every name a registry may use, with the path shown for it."""
-        names = {name: message.display for name, message in self.messages.items()}
+    def message_names(self) -> dict[str, str] | None:
+        """Every name a registry may use, with the path shown for it (None: unknown)."""
+        if self.listed is None:
+            return None
+        names = dict(self.listed)
         names[SKILL_INDEX] = self.project.relative(self.skill_index_path)
         return names
 
@@ -66,7 +71,7 @@ class Workspace:
                 self._parsed[real(str(message.path))] = message
         key = real(str(path))
         if key not in self._parsed:
-            self._parsed[key] = read_message(self.project, Path(key))[0]
+            self._parsed[key] = read_message(self.project, Path(key), check_folders=True)[0]
         return self._parsed[key]
 
     def cross_bindings(self) -> list[tuple[str, str]]:
@@ -118,10 +123,16 @@ class Workspace:
         )
 
 
-def read_message(project: Project, path: Path) -> tuple[Message | None, list[Diagnostic]]:
+def read_message(
+    project: Project, path: Path, *, check_folders: bool = False
+) -> tuple[Message | None, list[Diagnostic]]:
     settings = project.settings
     source, found = read_source(
-        path, project.relative(path), max_bytes=settings.max_file_bytes, root=project.root
+        path,
+        project.relative(path),
+        max_bytes=settings.max_file_bytes,
+        root=project.root,
+        check_folders=check_folders,
     )
     if source is None:
         return None, found
@@ -139,10 +150,12 @@ def message_files(project: Project) -> tuple[list[Path], list[Diagnostic]]:
     try:
         if not folder.is_dir():
             return problem("the messages folder does not exist")
-        folder.resolve().relative_to(project.root.resolve())
-        return sorted(folder.glob("*.md"), key=lambda p: p.name), []
-    except ValueError:
-        return problem("the messages folder is a link out of the repository")
+        if not is_inside(real(str(folder)), real(str(project.root))):
+            return problem("the messages folder is a link out of the repository")
+        # os.scandir, not Path.glob: glob silently skips a folder it cannot list.
+        with os.scandir(folder) as entries:
+            names = sorted(entry.name for entry in entries if entry.name.endswith(".md"))
+        return [folder / name for name in names], []
     except OSError as error:
         return problem(f"cannot list the messages folder: {error.strerror or error}")
 
@@ -154,6 +167,7 @@ def load_workspace(project: Project) -> Workspace:
     messages: dict[str, Message] = {}
     paths, problems = message_files(project)
     diagnostics += problems
+    listed = {path.stem: project.relative(path) for path in paths}
     for path in paths:
         message, found = read_message(project, path)
         diagnostics += found
@@ -166,7 +180,15 @@ def load_workspace(project: Project) -> Workspace:
         skill_message = parse_text(
             skill_index.text, project.settings.licence_line, project.relative(path), path
         )
-    return Workspace(project, catalogue, messages, skill_index, skill_message, diagnostics)
+    return Workspace(
+        project,
+        catalogue,
+        messages,
+        skill_index,
+        skill_message,
+        diagnostics,
+        listed=listed if not problems else None,
+    )
 
 
 def _budget(workspace: Workspace) -> list[Diagnostic]:
@@ -195,15 +217,26 @@ def _budget(workspace: Workspace) -> list[Diagnostic]:
 def validate_workspace(workspace: Workspace) -> list[Diagnostic]:
     """Every rule over the whole project: messages, skill index, registry, budget."""
     found = list(workspace.diagnostics)
-    for message in workspace.all_messages().values():
-        found += check_message(message, workspace.context_for(message, registered=True))
+    for message in workspace.messages.values():
+        # An authored file may not take the generated skill index's name; it is still
+        # checked, but as a file the registry knows nothing about.
+        reserved = message.name == SKILL_INDEX
+        if reserved:
+            text = f"'{SKILL_INDEX}' is the name of the generated skill index"
+            found.append(Diagnostic(message.display, 1, 1, "R009", text))
+        found += check_message(message, workspace.context_for(message, registered=not reserved))
+    if workspace.skill_index_message is not None:
+        index = workspace.skill_index_message
+        found += check_message(index, workspace.context_for(index, registered=True))
     registry = workspace.catalogue.registry
-    if registry is not None:
+    names = workspace.message_names()
+    if registry is not None and names is not None:
         found += registry_rules.check(
             registry,
             workspace.catalogue.registry_text,
             workspace.catalogue.registry_display,
-            workspace.message_names(),
+            names,
+            readable=workspace.all_messages().keys(),
         )
     harnesses = workspace.catalogue.harnesses
     if registry is not None and harnesses is not None:
@@ -238,7 +271,7 @@ def validate_paths(workspace: Workspace, paths: Sequence[Path]) -> list[Diagnost
     found: list[Diagnostic] = list(workspace.catalogue.diagnostics)
     messages_dir = project.messages_dir.resolve()
     for path in _expand(paths):
-        message, problems = read_message(project, path.absolute())
+        message, problems = read_message(project, path.absolute(), check_folders=True)
         found += problems
         if message is None:
             continue

@@ -6,9 +6,10 @@ import sys
 from collections.abc import Sequence
 
 from hookmsg.config import Project
-from hookmsg.errors import EXIT_OK, UsageError
+from hookmsg.errors import EXIT_OK, FindingsError, UsageError
 from hookmsg.render.advisory import render_advisory
-from hookmsg.report import note
+from hookmsg.report import emit, note
+from hookmsg.rules.advisory import check as check_advisory
 from hookmsg.workspace import load_workspace
 
 
@@ -41,6 +42,10 @@ def preview(project: Project, name: str, assignments: Sequence[str]) -> int:
         advisory = message.advisory
         if advisory is None:
             raise UsageError(f"guard '{message.name}' has no `## Advisory` section")
+        problems = check_advisory(message, workspace.context_for(message, registered=True))
+        if problems:
+            emit(problems, "text")
+            raise FindingsError(f"'{message.name}' cannot be previewed: fix its Advisory first")
         unknown = sorted(set(values) - set(guard.placeholders))
         if unknown:
             declared = ", ".join(sorted(guard.placeholders)) or "none"

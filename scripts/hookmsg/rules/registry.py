@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from hookmsg.catalogue import HookRegistry
 from hookmsg.diagnostics import Diagnostic
@@ -15,8 +15,13 @@ def check(
     text: str,
     display: str,
     messages: Mapping[str, str],
+    readable: Collection[str] | None = None,
 ) -> list[Diagnostic]:
-    """`messages` maps every message name that exists to the path shown for it."""
+    """`messages` maps every message name that exists to the path shown for it.
+
+    `readable` (default: all of them) are those that could be read; only they can be
+    said to be unregistered, since an unreadable file is already reported as such.
+    """
     found: list[Diagnostic] = []
 
     def at(
@@ -86,7 +91,7 @@ def check(
 
     known = wired | set(registry.unwired)
     for name, path in sorted(messages.items()):
-        if name not in known:
+        if name not in known and (readable is None or name in readable):
             found += unregistered(registry, display, name, path)
     return found
 

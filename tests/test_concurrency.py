@@ -1,0 +1,201 @@
+"""Concurrent runs in one tree: real processes, a bounded number of rounds, no timing.
+
+- Two `hookmsg build` processes started together, with work to do (the generated
+  folder deleted, a message edited, every output hand-edited): both exit 0, the
+  outputs are correct (`hookmsg check` passes) and no temporary file is left.
+- Two `doit` processes started together: both exit 0, the outputs are correct, and
+  the state file is usable afterwards (a third `doit` runs no task).
+- `hookmsg check` run again and again while a build process keeps rewriting the
+  outputs: it never crashes and never sees a build's temporary files. It exits 0
+  or 1, and only ever reports G002 (drifted) or G003 (missing), never G004 (stale).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import copy_repository
+
+Tree = dict[str, bytes]
+COPIED = ("pyproject.toml", "messages", "catalog", "generated", "dodo.py", "scripts")
+HOOKMSG = [sys.executable, "-c", "from hookmsg.cli import main; main()"]
+DOIT = [sys.executable, "-m", "doit"]
+DIAGNOSTIC = re.compile(r"^(?P<path>\S+):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]\d{3}) ")
+
+
+def environment() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTIONS", "NO_COLOR")}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def start(root: Path, command: list[str], *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [*command, *args],
+        cwd=root,
+        env=environment(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def finish(process: subprocess.Popen[str]) -> tuple[int, str, str]:
+    out, err = process.communicate(timeout=300)
+    return process.returncode, out, err
+
+
+def together(root: Path, command: list[str], *args: str) -> list[tuple[int, str, str]]:
+    """Start two processes back to back, then wait for both."""
+    processes = [start(root, command, *args), start(root, command, *args)]
+    return [finish(p) for p in processes]
+
+
+def generated(root: Path) -> Tree:
+    folder = root / "generated"
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def leftovers(root: Path) -> list[str]:
+    return sorted(
+        p.relative_to(root).as_posix()
+        for p in root.rglob(".*")
+        if p.name.endswith((".tmp", ".bak"))
+    )
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return copy_repository(tmp_path / "repo", COPIED)
+
+
+def _delete_generated(root: Path) -> None:
+    for path in sorted((root / "generated").rglob("*"), reverse=True):
+        if path.is_dir():
+            path.rmdir()
+        else:
+            path.unlink()
+    (root / "generated").rmdir()
+
+
+def _edit_message(root: Path) -> None:
+    path = root / "messages" / "stop.md"
+    text = path.read_text(encoding="utf-8")
+    assert text.count("\n## Bindings") == 1
+    path.write_text(
+        text.replace("\n## Bindings", "\nOne more sentence of procedure.\n\n## Bindings"),
+        encoding="utf-8",
+    )
+    # doit trusts an unchanged mtime without hashing: move it on.
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+
+
+def _hand_edit_outputs(root: Path) -> None:
+    for path in sorted((root / "generated").rglob("*")):
+        if path.is_file():
+            path.write_bytes(path.read_bytes() + b"hand edit\n")
+
+
+WORK: dict[str, Callable[[Path], None]] = {
+    "generated-deleted": _delete_generated,
+    "message-edited": _edit_message,
+    "outputs-hand-edited": _hand_edit_outputs,
+}
+
+
+def test_two_builds_at_once(repo: Path) -> None:
+    committed = generated(repo)
+    for name, make_work in WORK.items():
+        make_work(repo)
+        results = together(repo, HOOKMSG, "build")
+        for code, out, err in results:
+            assert code == 0, (name, out, err)
+            assert "Traceback" not in err
+        code, out, err = finish(start(repo, HOOKMSG, "check"))
+        assert code == 0, (name, out, err)
+        assert leftovers(repo) == [], name
+        if name != "message-edited":
+            assert generated(repo) == committed, name
+        committed = generated(repo)
+
+
+def test_two_doits_at_once(repo: Path) -> None:
+    committed = generated(repo)
+    for name in ("generated-deleted", "message-edited"):
+        WORK[name](repo)
+        results = together(repo, DOIT)
+        for code, out, err in results:
+            assert code == 0, (name, out, err)
+            assert "Traceback" not in err
+        assert leftovers(repo) == [], name
+        if name == "generated-deleted":
+            assert generated(repo) == committed
+        code, out, err = finish(start(repo, HOOKMSG, "check"))
+        assert code == 0, (name, out, err)
+        code, out, err = finish(start(repo, DOIT))
+        assert code == 0, (name, out, err)
+        ran = [line for line in out.split("\n") if line.startswith(". ")]
+        assert ran == [], f"{name}: the state file after two runs is usable: {out}"
+
+
+# Rewrites the outputs round after round: each round deletes or hand-edits every
+# output, then builds in-process. Syncs are slowed down a little so that the
+# build's temporary files exist for a while.
+BUILDER = r"""
+import os, sys, time
+from pathlib import Path
+from hookmsg.cli import run
+
+real_fsync = os.fsync
+def fsync(fd):
+    real_fsync(fd)
+    time.sleep(0.02)
+os.fsync = fsync
+
+folder = Path("generated")
+outputs = sorted(p for p in folder.rglob("*") if p.is_file())
+for round in range(int(sys.argv[1])):
+    for index, path in enumerate(outputs):
+        if (index + round) % 3 == 0:
+            path.unlink(missing_ok=True)
+        else:
+            path.write_bytes(b"hand edit\n")
+    code = run(["build"])
+    if code:
+        sys.exit(code)
+"""
+
+
+def test_check_during_builds_never_sees_temporary_files(repo: Path) -> None:
+    committed = generated(repo)
+    builder = start(repo, [sys.executable, "-c", BUILDER], "8")
+    checks: list[tuple[int, str, str]] = []
+    try:
+        # Check again and again while the builder runs (bounded; at least twice).
+        while len(checks) < 2 or (builder.poll() is None and len(checks) < 60):
+            checks.append(finish(start(repo, HOOKMSG, "check")))
+    finally:
+        code, out, err = finish(builder)
+    assert code == 0, out + err
+    for code, out, err in checks:
+        assert code in (0, 1), out + err
+        assert "Traceback" not in err, err
+        found = [m for line in out.split("\n") if (m := DIAGNOSTIC.match(line))]
+        assert {m["code"] for m in found} <= {"G002", "G003"}, out
+        assert not [m for m in found if m["path"].endswith((".tmp", ".bak"))], out
+    final = finish(start(repo, HOOKMSG, "check"))
+    assert final[0] == 0, final
+    assert generated(repo) == committed
+    assert leftovers(repo) == []

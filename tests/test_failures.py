@@ -1,0 +1,490 @@
+"""Failed and interrupted runs: the generated files stay as they were, the next run recovers.
+
+Every case gives the build real work first (each generated file is hand-edited, so
+every output would be rewritten), then makes the run fail at one point:
+
+- in-process: a renderer that raises, a full disk (ENOSPC) while creating, writing or
+  syncing a temporary file, while keeping a backup or while renaming, a directory
+  where an output should be, and Ctrl-C arriving in the middle of the writes;
+- in a subprocess whose build is paused at one point by a `-c` wrapper (while
+  rendering, after two temporary files are synced, after two renames): SIGINT or
+  SIGTERM, and SIGKILL, which no program can clean up after.
+
+After the failure every file in `generated/` is byte-identical to before and no
+`.*.tmp` or `.*.bak` file is left anywhere; after SIGKILL the next build still
+recovers by itself. Then the failure is removed and the next `hookmsg build` exits
+0, `hookmsg check` exits 0, and no stray file remains.
+
+A corrupt doit state file (random bytes, truncated, a valid header over garbage)
+costs only a rebuild, through doit's real command line in a copy of the repository.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+import hookmsg.outputs
+from conftest import REPO, Result, copy_repository
+from hookmsg.errors import FindingsError
+from hookmsg.outputs import GENERATORS, Generator
+
+Cli = Callable[..., Result]
+Tree = dict[str, bytes]
+
+
+@pytest.fixture(autouse=True)
+def _plain_text_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+
+
+def generated(root: Path) -> Tree:
+    folder = root / "generated"
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def leftovers(root: Path) -> list[str]:
+    """Temporary files and backups of a write, anywhere in the tree."""
+    return sorted(
+        p.relative_to(root).as_posix()
+        for p in root.rglob(".*")
+        if p.name.endswith((".tmp", ".bak"))
+    )
+
+
+def hand_edit_every_output(root: Path) -> Tree:
+    """Append a line to every generated file, so that a build rewrites all of them."""
+    for path in sorted((root / "generated").rglob("*")):
+        if path.is_file():
+            path.write_bytes(path.read_bytes() + b"hand edit\n")
+    return generated(root)
+
+
+def assert_recovers(root: Path, cli: Cli, committed: Tree) -> None:
+    """With the failure gone, the next build and check succeed and nothing is left over."""
+    build = cli("build")
+    assert build.code == 0, build.out + build.err
+    check = cli("check")
+    assert check.code == 0, check.out + check.err
+    assert generated(root) == committed
+    assert leftovers(root) == []
+
+
+@pytest.fixture
+def committed(project: Path) -> Tree:
+    return generated(project)
+
+
+# =========================================================================== in-process failures
+
+
+def _failing_renderer(monkeypatch: pytest.MonkeyPatch, error: BaseException) -> None:
+    """The last fixed generator raises `error`; the ones before it render normally."""
+    last = GENERATORS[-1]
+
+    def render(workspace: object) -> str:
+        raise error
+
+    monkeypatch.setattr(
+        hookmsg.outputs, "GENERATORS", (*GENERATORS[:-1], Generator(last.name, render))
+    )
+
+
+def test_renderer_that_raises_writes_nothing(project: Path, cli: Cli, committed: Tree) -> None:
+    before = hand_edit_every_output(project)
+    with pytest.MonkeyPatch.context() as patch:
+        _failing_renderer(patch, RuntimeError("renderer exploded"))
+        try:
+            code: int | None = cli("build").code
+        except RuntimeError:
+            code = None  # a programming error may surface as such; it must not write
+    assert code != 0
+    assert generated(project) == before
+    assert leftovers(project) == []
+    assert_recovers(project, cli, committed)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        (FindingsError("the wiring cannot be rendered"), 1, "the wiring cannot be rendered"),
+        (KeyboardInterrupt(), 130, "interrupted"),
+    ],
+    ids=["hookmsg-error", "ctrl-c"],
+)
+def test_renderer_failure_is_reported_and_writes_nothing(
+    project: Path, cli: Cli, committed: Tree, case: tuple[BaseException, int, str]
+) -> None:
+    error, code, text = case
+    before = hand_edit_every_output(project)
+    with pytest.MonkeyPatch.context() as patch:
+        _failing_renderer(patch, error)
+        result = cli("build")
+    assert result.code == code, result.out + result.err
+    assert text in result.err
+    assert "Traceback" not in result.err
+    assert generated(project) == before
+    assert leftovers(project) == []
+    assert_recovers(project, cli, committed)
+
+
+def _enospc() -> OSError:
+    return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+class _Counter:
+    """Call `real` until the `fail_at`-th call, which raises `error` instead."""
+
+    def __init__(self, real: Callable[..., object], fail_at: int, error: BaseException) -> None:
+        self.real, self.fail_at, self.error, self.calls = real, fail_at, error, 0
+
+    def __call__(self, *args: object, **kwargs: object) -> object:
+        self.calls += 1
+        if self.calls == self.fail_at:
+            raise self.error
+        return self.real(*args, **kwargs)
+
+
+class _FullDiskFile:
+    """A file object whose `write` fails like a full disk."""
+
+    def __init__(self, handle: object) -> None:
+        self._handle = handle
+
+    def write(self, data: bytes) -> int:
+        raise _enospc()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._handle, name)
+
+    def __enter__(self) -> _FullDiskFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._handle.close()  # type: ignore[attr-defined]
+
+
+def _count_outputs(root: Path) -> int:
+    return len(generated(root))
+
+
+Sabotage = Callable[[pytest.MonkeyPatch, Path], None]
+
+
+def _fsync_full(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
+    monkeypatch.setattr(os, "fsync", _Counter(os.fsync, 1, _enospc()))
+
+
+def _write_full(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
+    real = os.fdopen
+    calls: list[int] = []
+
+    def fdopen(fd: int, *args: object, **kwargs: object) -> object:
+        handle = real(fd, *args, **kwargs)  # type: ignore[call-overload]
+        calls.append(fd)
+        return _FullDiskFile(handle) if len(calls) == 3 else handle
+
+    monkeypatch.setattr(os, "fdopen", fdopen)  # hookmsg.outputs calls os.fdopen
+
+
+def _mkstemp_full(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
+    monkeypatch.setattr(tempfile, "mkstemp", _Counter(tempfile.mkstemp, 2, _enospc()))
+
+
+def _backup_full(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
+    # No hard link (EMLINK), and the copy that replaces it finds the disk full.
+    monkeypatch.setattr(os, "link", _Counter(os.link, 2, OSError(errno.EMLINK, "Too many links")))
+    real = Path.write_bytes
+
+    def write_bytes(self: Path, data: bytes) -> int:
+        if self.name.endswith(".bak"):
+            raise _enospc()
+        return real(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", write_bytes)
+
+
+def _last_rename_full(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
+    monkeypatch.setattr(os, "replace", _Counter(os.replace, _count_outputs(root), _enospc()))
+
+
+def _interrupt_midway(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
+    monkeypatch.setattr(os, "replace", _Counter(os.replace, 3, KeyboardInterrupt()))
+
+
+def _directory_in_place(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
+    path = root / "generated" / GENERATORS[-1].name
+    path.unlink()
+    path.mkdir()
+    (path / "keep").write_text("a folder where an output belongs\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        (_fsync_full, 1, "No space left on device"),
+        (_write_full, 1, "No space left on device"),
+        (_mkstemp_full, 1, "No space left on device"),
+        (_backup_full, 1, "No space left on device"),
+        (_last_rename_full, 1, "No space left on device"),
+        (_interrupt_midway, 130, "interrupted"),
+        (_directory_in_place, 1, "every output is as it was"),
+    ],
+    ids=["fsync", "write", "mkstemp", "backup", "last-rename", "ctrl-c-midway", "directory"],
+)
+def test_failed_write_leaves_every_output_as_it_was(
+    project: Path, cli: Cli, committed: Tree, case: tuple[Sabotage, int, str]
+) -> None:
+    sabotage, code, text = case
+    hand_edit_every_output(project)
+    with pytest.MonkeyPatch.context() as patch:
+        sabotage(patch, project)
+        before = generated(project)
+        result = cli("build")
+    assert result.code == code, result.out + result.err
+    assert text in result.err
+    assert "Traceback" not in result.err
+    assert generated(project) == before
+    assert leftovers(project) == []
+    folder = project / "generated" / GENERATORS[-1].name
+    if folder.is_dir():
+        shutil.rmtree(folder)
+    assert_recovers(project, cli, committed)
+
+
+# =========================================================================== signals
+
+# Runs `hookmsg build` with one pause point. When it reaches the point it writes its
+# pid to $MARKER and sleeps; the test then sends a signal. SIGINT gets Python's usual
+# handler even if the test runner ignores it (as background jobs do).
+WRAPPER = r"""
+import os, signal, sys, time
+from pathlib import Path
+
+import hookmsg.outputs as outputs
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
+where = os.environ["PAUSE_AT"]
+marker = Path(os.environ["MARKER"])
+paused = []
+
+
+def pause():
+    if not paused:
+        paused.append(1)
+        marker.write_text(str(os.getpid()))
+        time.sleep(600)
+
+
+if where == "render":
+    last = outputs.GENERATORS[-1]
+
+    def render(workspace, _render=last.render):
+        pause()
+        return _render(workspace)
+
+    outputs.GENERATORS = (*outputs.GENERATORS[:-1], outputs.Generator(last.name, render))
+elif where == "staged":
+    real_fsync, synced = os.fsync, []
+
+    def fsync(fd):
+        real_fsync(fd)
+        synced.append(fd)
+        if len(synced) == 2:
+            pause()
+
+    os.fsync = fsync
+elif where == "renamed":
+    real_replace, renamed = os.replace, []
+
+    def replace(source, target):
+        real_replace(source, target)
+        if str(source).endswith(".tmp"):
+            renamed.append(target)
+            if len(renamed) == 2:
+                pause()
+
+    os.replace = replace
+
+from hookmsg.cli import main
+
+sys.argv = ["hookmsg", "build"]
+main()
+"""
+
+
+@contextlib.contextmanager
+def paused_build(root: Path, where: str) -> Iterator[subprocess.Popen[str]]:
+    """A `hookmsg build` subprocess, yielded once it sits at its pause point."""
+    marker = root.parent / f"paused-{where}"
+    env = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
+    env.update(PAUSE_AT=where, MARKER=str(marker), PYTHONDONTWRITEBYTECODE="1")
+    process = subprocess.Popen(
+        [sys.executable, "-c", WRAPPER],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        # Poll for the marker (or an early exit); a bounded number of short waits.
+        for _ in range(1200):
+            if marker.exists() or process.poll() is not None:
+                break
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=0.05)
+        assert marker.exists(), process.communicate()
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.communicate()
+
+
+@pytest.mark.parametrize("where", ["render", "staged", "renamed"])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_signal_during_a_build_leaves_every_output_as_it_was(
+    project: Path, cli: Cli, committed: Tree, where: str, signum: int
+) -> None:
+    before = hand_edit_every_output(project)
+    with paused_build(project, where) as process:
+        if where == "renamed":
+            now = generated(project)
+            assert [k for k in before if now.get(k) != before[k]], "two outputs were replaced"
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, out + err
+    assert "interrupted; no output was changed" in err
+    assert "Traceback" not in err
+    assert generated(project) == before
+    assert leftovers(project) == []
+    assert_recovers(project, cli, committed)
+
+
+@pytest.mark.parametrize("where", ["staged", "renamed"])
+def test_next_build_recovers_after_sigkill(
+    project: Path, cli: Cli, committed: Tree, where: str
+) -> None:
+    # SIGKILL cannot be caught: temporary files and backups stay behind, and after the
+    # renames some outputs are new and some old. The next build cleans up by itself.
+    hand_edit_every_output(project)
+    with paused_build(project, where) as process:
+        process.kill()
+        process.communicate(timeout=120)
+    assert leftovers(project), "the killed build left its temporary files"
+    check = cli("check")
+    assert check.code == 1, "the check sees the leftovers and the unfinished outputs"
+    assert_recovers(project, cli, committed)
+
+
+# =========================================================================== doit state
+
+DOIT_COPIED = ("pyproject.toml", "messages", "catalog", "generated", "dodo.py", "scripts")
+STATE = ".doit.db"
+
+
+def doit(root: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return subprocess.run(
+        [sys.executable, "-m", "doit"],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        check=False,
+    )
+
+
+def ran(result: subprocess.CompletedProcess[str]) -> list[str]:
+    return [line[2:].strip() for line in result.stdout.split("\n") if line.startswith(". ")]
+
+
+@pytest.fixture
+def doit_repo(tmp_path: Path) -> Path:
+    root = copy_repository(tmp_path / "repo", DOIT_COPIED)
+    committed = generated(root)
+    first = doit(root)
+    assert first.returncode == 0, first.stdout
+    assert (root / STATE).is_file()
+    assert generated(root) == committed, "the committed outputs are up to date"
+    return root
+
+
+def _random_bytes(path: Path) -> None:
+    size = max(path.stat().st_size, 4096)
+    path.write_bytes(random.Random(5).randbytes(size))
+
+
+def _truncated(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def _header_over_garbage(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[:100] + random.Random(6).randbytes(len(data) - 100))
+
+
+def _empty(path: Path) -> None:
+    path.write_bytes(b"")
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [_random_bytes, _truncated, _header_over_garbage, _empty],
+    ids=["random-bytes", "truncated", "header-over-garbage", "empty"],
+)
+def test_corrupt_doit_state_costs_only_a_rebuild(
+    doit_repo: Path, corrupt: Callable[[Path], None]
+) -> None:
+    committed = generated(doit_repo)
+    corrupt(doit_repo / STATE)
+    again = doit(doit_repo)
+    assert again.returncode == 0, again.stdout
+    assert "Traceback" not in again.stdout
+    assert generated(doit_repo) == committed
+    assert leftovers(doit_repo) == []
+    quiet = doit(doit_repo)
+    assert quiet.returncode == 0, quiet.stdout
+    assert ran(quiet) == [], "the rebuilt state file is usable: nothing runs twice"
+
+
+def _ignored(paths: list[str]) -> list[str]:
+    """The paths (relative to the repository root) that git ignores."""
+    result = subprocess.run(
+        ["git", "-C", str(REPO), "check-ignore", "--no-index", "--stdin"],
+        input="\n".join(paths) + "\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode in (0, 1), result.stderr
+    return result.stdout.split()
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_doit_state_and_its_sqlite_sidecars_are_ignored_by_git() -> None:
+    # sqlite keeps a rollback journal (or a WAL and its index) beside the database
+    # while it writes; a doit run that is killed leaves it behind.
+    lines = (REPO / ".gitignore").read_text(encoding="utf-8").split("\n")
+    assert STATE in lines
+    paths = [STATE, f"{STATE}-journal", f"{STATE}-wal", f"{STATE}-shm"]
+    assert _ignored(paths) == paths
