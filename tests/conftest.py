@@ -65,3 +65,50 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
         return Result(code, captured.out, captured.err)
 
     return invoke
+
+
+# Small helpers that several test modules share.
+
+
+def replace(text: str, old: str, new: str) -> str:
+    """`text` with the first `old` replaced; `old` must be there."""
+    assert old in text, f"{old!r} not found"
+    return text.replace(old, new, 1)
+
+
+def edit(path: Path, old: str, new: str) -> str:
+    """Replace the first `old` in the file; return the new text."""
+    text = replace(path.read_text(encoding="utf-8"), old, new)
+    path.write_text(text, encoding="utf-8")
+    return text
+
+
+def append(path: Path, extra: str) -> str:
+    text = path.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + extra
+    path.write_text(text, encoding="utf-8")
+    return text
+
+
+def line_of(text: str, needle: str, occurrence: int = 1) -> int:
+    """1-based number of the `occurrence`-th line that contains `needle`."""
+    hits = [n for n, line in enumerate(text.split("\n"), start=1) if needle in line]
+    assert len(hits) >= occurrence, f"{needle!r} found {len(hits)} time(s)"
+    return hits[occurrence - 1]
+
+
+def files_under(folder: Path) -> dict[str, bytes]:
+    """Every regular file below `folder`, by POSIX path relative to it, with its bytes."""
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def leftovers(root: Path) -> list[str]:
+    """Temporary files and backups of a write, anywhere in the tree."""
+    return sorted(
+        p.relative_to(root).as_posix()
+        for p in root.rglob(".*")
+        if p.name.endswith((".tmp", ".bak"))
+    )

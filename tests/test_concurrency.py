@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import copy_repository
+from conftest import copy_repository, files_under, leftovers
 
 Tree = dict[str, bytes]
 COPIED = ("pyproject.toml", "messages", "catalog", "generated", "dodo.py", "scripts")
@@ -56,23 +56,6 @@ def together(root: Path, command: list[str], *args: str) -> list[tuple[int, str,
     """Start two processes back to back, then wait for both."""
     processes = [start(root, command, *args), start(root, command, *args)]
     return [finish(p) for p in processes]
-
-
-def generated(root: Path) -> Tree:
-    folder = root / "generated"
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
-
-
-def leftovers(root: Path) -> list[str]:
-    return sorted(
-        p.relative_to(root).as_posix()
-        for p in root.rglob(".*")
-        if p.name.endswith((".tmp", ".bak"))
-    )
 
 
 @pytest.fixture
@@ -116,7 +99,7 @@ WORK: dict[str, Callable[[Path], None]] = {
 
 
 def test_two_builds_at_once(repo: Path) -> None:
-    committed = generated(repo)
+    committed = files_under(repo / "generated")
     for name, make_work in WORK.items():
         make_work(repo)
         results = together(repo, HOOKMSG, "build")
@@ -127,12 +110,12 @@ def test_two_builds_at_once(repo: Path) -> None:
         assert code == 0, (name, out, err)
         assert leftovers(repo) == [], name
         if name != "message-edited":
-            assert generated(repo) == committed, name
-        committed = generated(repo)
+            assert files_under(repo / "generated") == committed, name
+        committed = files_under(repo / "generated")
 
 
 def test_two_doits_at_once(repo: Path) -> None:
-    committed = generated(repo)
+    committed = files_under(repo / "generated")
     for name in ("generated-deleted", "message-edited"):
         WORK[name](repo)
         results = together(repo, DOIT)
@@ -141,7 +124,7 @@ def test_two_doits_at_once(repo: Path) -> None:
             assert "Traceback" not in err
         assert leftovers(repo) == [], name
         if name == "generated-deleted":
-            assert generated(repo) == committed
+            assert files_under(repo / "generated") == committed
         code, out, err = finish(start(repo, HOOKMSG, "check"))
         assert code == 0, (name, out, err)
         code, out, err = finish(start(repo, DOIT))
@@ -179,7 +162,7 @@ for round in range(int(sys.argv[1])):
 
 
 def test_check_during_builds_never_sees_temporary_files(repo: Path) -> None:
-    committed = generated(repo)
+    committed = files_under(repo / "generated")
     builder = start(repo, [sys.executable, "-c", BUILDER], "8")
     checks: list[tuple[int, str, str]] = []
     try:
@@ -197,5 +180,5 @@ def test_check_during_builds_never_sees_temporary_files(repo: Path) -> None:
         assert not [m for m in found if m["path"].endswith((".tmp", ".bak"))], out
     final = finish(start(repo, HOOKMSG, "check"))
     assert final[0] == 0, final
-    assert generated(repo) == committed
+    assert files_under(repo / "generated") == committed
     assert leftovers(repo) == []

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import copy_repository
+from conftest import copy_repository, files_under
 
 REPO = Path(__file__).resolve().parent.parent
 COPIED = ("pyproject.toml", "messages", "catalog", "generated", "dodo.py", "scripts")
@@ -68,15 +68,6 @@ def files(root: Path) -> dict[str, bytes]:
     }
 
 
-def generated(root: Path) -> dict[str, bytes]:
-    folder = root / "generated"
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A copy of the repository that doit can run in, without doit state."""
@@ -87,7 +78,7 @@ def repo(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def committed(repo: Path) -> dict[str, bytes]:
-    return generated(repo)
+    return files_under(repo / "generated")
 
 
 @pytest.fixture
@@ -118,7 +109,7 @@ def test_first_run_builds_everything_and_second_run_does_nothing(
     assert first.code == 0, first.output
     assert {"validate", *GENERATORS} <= first.ran, first.output
     assert first.up_to_date == set(), first.output
-    assert generated(repo) == committed
+    assert files_under(repo / "generated") == committed
     assert (repo / STATE).is_file(), "the sqlite3 backend keeps its state in .doit.db"
 
     second = doit(repo)
@@ -126,7 +117,7 @@ def test_first_run_builds_everything_and_second_run_does_nothing(
     assert second.lines, "doit says which tasks are up to date"
     assert all(line.startswith("-- ") for line in second.lines), second.output
     assert {"validate", *GENERATORS} <= second.up_to_date
-    assert generated(repo) == committed
+    assert files_under(repo / "generated") == committed
 
 
 def test_touching_a_message_without_changing_it_reruns_nothing(built: Path) -> None:
@@ -148,7 +139,7 @@ def test_message_body_change_reruns_its_dependents_only(
     assert {"validate", "advisories", "inventory"} <= again.ran, again.output
     assert "skill_index" in again.up_to_date, again.output
     assert "skill_index" not in again.ran, again.output
-    now = generated(built)
+    now = files_under(built / "generated")
     assert now["skill-index.md"] == committed["skill-index.md"]
     assert now["hook-message-inventory.json"] != committed["hook-message-inventory.json"]
     check = doit(built, "check")
@@ -199,7 +190,7 @@ def test_losing_the_state_file_only_costs_a_rebuild(
     again = doit(built)
     assert again.code == 0, again.output
     assert {"validate", *GENERATORS} <= again.ran, again.output
-    assert generated(built) == committed
+    assert files_under(built / "generated") == committed
     quiet = doit(built)
     assert quiet.ran == set(), quiet.output
 
@@ -217,13 +208,13 @@ def test_validation_error_fails_doit_and_leaves_outputs_alone(
     failed = doit(built)
     assert failed.code != 0, failed.output
     assert "L001" in failed.output
-    assert generated(built) == committed
+    assert files_under(built / "generated") == committed
     assert files(built) == before
     assert not any(p.name.endswith(".tmp") for p in built.rglob("*"))
     # Still failing on the next run: a failed task is never recorded as done.
     again = doit(built)
     assert again.code != 0, again.output
-    assert generated(built) == committed
+    assert files_under(built / "generated") == committed
 
 
 def test_deleted_output_is_rebuilt_by_its_task_alone(
@@ -234,4 +225,4 @@ def test_deleted_output_is_rebuilt_by_its_task_alone(
     assert again.code == 0, again.output
     assert "advisories" in again.ran, again.output
     assert {"validate", "skill_index"} <= again.up_to_date, again.output
-    assert generated(built) == committed
+    assert files_under(built / "generated") == committed

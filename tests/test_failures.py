@@ -36,7 +36,7 @@ from pathlib import Path
 import pytest
 
 import hookmsg.outputs
-from conftest import REPO, Result, copy_repository
+from conftest import REPO, Result, copy_repository, files_under, leftovers
 from hookmsg.errors import FindingsError
 from hookmsg.outputs import GENERATORS, Generator
 
@@ -49,30 +49,12 @@ def _plain_text_output(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
 
 
-def generated(root: Path) -> Tree:
-    folder = root / "generated"
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
-
-
-def leftovers(root: Path) -> list[str]:
-    """Temporary files and backups of a write, anywhere in the tree."""
-    return sorted(
-        p.relative_to(root).as_posix()
-        for p in root.rglob(".*")
-        if p.name.endswith((".tmp", ".bak"))
-    )
-
-
 def hand_edit_every_output(root: Path) -> Tree:
     """Append a line to every generated file, so that a build rewrites all of them."""
     for path in sorted((root / "generated").rglob("*")):
         if path.is_file():
             path.write_bytes(path.read_bytes() + b"hand edit\n")
-    return generated(root)
+    return files_under(root / "generated")
 
 
 def assert_recovers(root: Path, cli: Cli, committed: Tree) -> None:
@@ -81,13 +63,13 @@ def assert_recovers(root: Path, cli: Cli, committed: Tree) -> None:
     assert build.code == 0, build.out + build.err
     check = cli("check")
     assert check.code == 0, check.out + check.err
-    assert generated(root) == committed
+    assert files_under(root / "generated") == committed
     assert leftovers(root) == []
 
 
 @pytest.fixture
 def committed(project: Path) -> Tree:
-    return generated(project)
+    return files_under(project / "generated")
 
 
 # =========================================================================== in-process failures
@@ -114,7 +96,7 @@ def test_renderer_that_raises_writes_nothing(project: Path, cli: Cli, committed:
         except RuntimeError:
             code = None  # a programming error may surface as such; it must not write
     assert code != 0
-    assert generated(project) == before
+    assert files_under(project / "generated") == before
     assert leftovers(project) == []
     assert_recovers(project, cli, committed)
 
@@ -138,7 +120,7 @@ def test_renderer_failure_is_reported_and_writes_nothing(
     assert result.code == code, result.out + result.err
     assert text in result.err
     assert "Traceback" not in result.err
-    assert generated(project) == before
+    assert files_under(project / "generated") == before
     assert leftovers(project) == []
     assert_recovers(project, cli, committed)
 
@@ -180,7 +162,7 @@ class _FullDiskFile:
 
 
 def _count_outputs(root: Path) -> int:
-    return len(generated(root))
+    return len(files_under(root / "generated"))
 
 
 Sabotage = Callable[[pytest.MonkeyPatch, Path], None]
@@ -254,12 +236,12 @@ def test_failed_write_leaves_every_output_as_it_was(
     hand_edit_every_output(project)
     with pytest.MonkeyPatch.context() as patch:
         sabotage(patch, project)
-        before = generated(project)
+        before = files_under(project / "generated")
         result = cli("build")
     assert result.code == code, result.out + result.err
     assert text in result.err
     assert "Traceback" not in result.err
-    assert generated(project) == before
+    assert files_under(project / "generated") == before
     assert leftovers(project) == []
     folder = project / "generated" / GENERATORS[-1].name
     if folder.is_dir():
@@ -365,14 +347,14 @@ def test_signal_during_a_build_leaves_every_output_as_it_was(
     before = hand_edit_every_output(project)
     with paused_build(project, where) as process:
         if where == "renamed":
-            now = generated(project)
+            now = files_under(project / "generated")
             assert [k for k in before if now.get(k) != before[k]], "two outputs were replaced"
         process.send_signal(signum)
         out, err = process.communicate(timeout=120)
     assert process.returncode == 130, out + err
     assert "interrupted; no output was changed" in err
     assert "Traceback" not in err
-    assert generated(project) == before
+    assert files_under(project / "generated") == before
     assert leftovers(project) == []
     assert_recovers(project, cli, committed)
 
@@ -420,11 +402,11 @@ def ran(result: subprocess.CompletedProcess[str]) -> list[str]:
 @pytest.fixture
 def doit_repo(tmp_path: Path) -> Path:
     root = copy_repository(tmp_path / "repo", DOIT_COPIED)
-    committed = generated(root)
+    committed = files_under(root / "generated")
     first = doit(root)
     assert first.returncode == 0, first.stdout
     assert (root / STATE).is_file()
-    assert generated(root) == committed, "the committed outputs are up to date"
+    assert files_under(root / "generated") == committed, "the committed outputs are up to date"
     return root
 
 
@@ -455,12 +437,12 @@ def _empty(path: Path) -> None:
 def test_corrupt_doit_state_costs_only_a_rebuild(
     doit_repo: Path, corrupt: Callable[[Path], None]
 ) -> None:
-    committed = generated(doit_repo)
+    committed = files_under(doit_repo / "generated")
     corrupt(doit_repo / STATE)
     again = doit(doit_repo)
     assert again.returncode == 0, again.stdout
     assert "Traceback" not in again.stdout
-    assert generated(doit_repo) == committed
+    assert files_under(doit_repo / "generated") == committed
     assert leftovers(doit_repo) == []
     quiet = doit(doit_repo)
     assert quiet.returncode == 0, quiet.stdout

@@ -35,7 +35,7 @@ from pathlib import Path
 import pytest
 
 import hookmsg.message
-from conftest import Result
+from conftest import Result, append, edit, line_of, replace
 from hookmsg.codes import RULES
 
 Cli = Callable[..., Result]
@@ -121,11 +121,6 @@ def write(path: Path, content: str | bytes) -> Path:
     return path
 
 
-def replace(text: str, old: str, new: str) -> str:
-    assert old in text, f"{old!r} not found"
-    return text.replace(old, new, 1)
-
-
 def outside(project: Path) -> Path:
     folder = project.parent / "elsewhere"
     folder.mkdir(exist_ok=True)
@@ -142,24 +137,6 @@ def check_outside(project: Path, cli: Cli, content: str | bytes) -> list[Positio
 
 def located(found: list[Finding]) -> list[Located]:
     return [f.located for f in found]
-
-
-def edit(path: Path, old: str, new: str) -> str:
-    text = replace(path.read_text(encoding="utf-8"), old, new)
-    path.write_text(text, encoding="utf-8")
-    return text
-
-
-def append(path: Path, extra: str) -> str:
-    text = path.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + extra
-    path.write_text(text, encoding="utf-8")
-    return text
-
-
-def line_of(text: str, needle: str, occurrence: int = 1) -> int:
-    hits = [n for n, line in enumerate(text.split("\n"), start=1) if needle in line]
-    assert len(hits) >= occurrence, f"{needle!r} found {len(hits)} time(s)"
-    return hits[occurrence - 1]
 
 
 def catalog(project: Path, name: str) -> Path:

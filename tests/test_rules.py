@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result
+from conftest import Result, append, edit, line_of, replace
 from hookmsg.codes import RULES
 
 Cli = Callable[..., Result]
@@ -99,11 +99,6 @@ def parse_findings(out: str) -> list[Finding]:
     return found
 
 
-def replace(text: str, old: str, new: str) -> str:
-    assert old in text, f"{old!r} not found"
-    return text.replace(old, new, 1)
-
-
 def with_advisory(advisory: str, text: str = VALID) -> str:
     """`text` with an `## Advisory` section (heading on line 7, text on line 9) before Bindings."""
     return replace(text, BINDINGS, f"## Advisory\n\n{advisory}\n\n{BINDINGS}")
@@ -145,26 +140,6 @@ def positions(found: list[Finding]) -> list[Position]:
 
 def located(found: list[Finding]) -> list[Located]:
     return [f.located for f in found]
-
-
-def edit(path: Path, old: str, new: str) -> str:
-    """Replace the first `old` in the file; return the new text."""
-    text = replace(path.read_text(encoding="utf-8"), old, new)
-    path.write_text(text, encoding="utf-8")
-    return text
-
-
-def append(path: Path, extra: str) -> str:
-    text = path.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + extra
-    path.write_text(text, encoding="utf-8")
-    return text
-
-
-def line_of(text: str, needle: str, occurrence: int = 1) -> int:
-    """1-based number of the `occurrence`-th line that contains `needle`."""
-    hits = [n for n, line in enumerate(text.split("\n"), start=1) if needle in line]
-    assert len(hits) >= occurrence, f"{needle!r} found {len(hits)} time(s)"
-    return hits[occurrence - 1]
 
 
 def hooks(project: Path) -> Path:
