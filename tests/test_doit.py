@@ -183,6 +183,19 @@ def test_doit_check_passes_clean_and_fails_on_a_hand_edit_without_writing(
     assert files(built) == edited
 
 
+def test_doit_repairs_a_hand_edited_output_and_only_that_one(
+    built: Path, committed: dict[str, bytes]
+) -> None:
+    # doit alone reruns a task when its inputs change, not when its output is edited;
+    # the generator tasks also compare their targets with what they last wrote.
+    path = built / "generated/advisories.json"
+    path.write_bytes(path.read_bytes() + b"\n")
+    again = doit(built)
+    assert again.code == 0, again.output
+    assert again.ran == {"advisories"}, again.output
+    assert files_under(built / "generated") == committed
+
+
 def test_losing_the_state_file_only_costs_a_rebuild(
     built: Path, committed: dict[str, bytes]
 ) -> None:
