@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import posixpath
 import sys
 from pathlib import Path
 from typing import Any
@@ -69,14 +70,25 @@ def _discard_corrupt_state() -> None:
 _discard_corrupt_state()
 
 
-def _rel(path: Path) -> str:
-    # One spelling for every path: doit treats `./x` and `x` as different files.
-    return path.relative_to(ROOT).as_posix()
+# Paths are plain strings relative to the root, normalised one way: doit treats `./x`
+# and `x` as different files. (Strings, not Path objects: this runs on every `doit`.)
+MESSAGES_DIR = posixpath.normpath(SETTINGS["messages"])
+CATALOG_DIR = posixpath.normpath(SETTINGS["catalog"])
+GENERATED_DIR = posixpath.normpath(SETTINGS["generated"])
+PACKAGE_DIR = "scripts/hookmsg"
 
 
-MESSAGES = sorted(_rel(p) for p in (ROOT / SETTINGS["messages"]).glob("*.md"))
-CATALOG = {name: _rel(ROOT / SETTINGS["catalog"] / name) for name in CATALOG_FILES}
-GENERATED = ROOT / SETTINGS["generated"]
+def _listing(folder: str) -> list[str]:
+    try:
+        return os.listdir(ROOT / folder)  # noqa: PTH208 (names only, no Path objects)
+    except OSError:
+        return []  # the validate task reports a missing or unreadable folder
+
+
+MESSAGES = sorted(
+    f"{MESSAGES_DIR}/{name}" for name in _listing(MESSAGES_DIR) if name.endswith(".md")
+)
+CATALOG = {name: f"{CATALOG_DIR}/{name}" for name in CATALOG_FILES}
 REGISTRATIONS = registration_files(ROOT, SETTINGS)
 
 
@@ -96,16 +108,18 @@ USED_ONLY_BY: dict[str, set[str]] = {
     "commands/explain.py": set(),
 }
 CODE = sorted(
-    p.relative_to(PACKAGE).as_posix()
-    for p in [*PACKAGE.rglob("*.py"), *PACKAGE.glob("templates/*.j2")]
-    if "__pycache__" not in p.parts
+    posixpath.join(os.path.relpath(folder, PACKAGE).replace(os.sep, "/"), name).removeprefix("./")
+    for folder, _dirs, names in os.walk(PACKAGE)
+    if "__pycache__" not in folder
+    for name in names
+    if name.endswith((".py", ".j2"))
 )
 
 
 def _code(task: str) -> list[str]:
     """The package modules and templates that `task` runs."""
     return [
-        _rel(PACKAGE / name)
+        f"{PACKAGE_DIR}/{name}"
         for name in CODE
         if task == "package" or task in USED_ONLY_BY.get(name, {task})
     ]
@@ -159,7 +173,7 @@ def _targets_untouched(task: Any, values: dict[str, Any]) -> bool:
 
 def _generate(task: str, outputs: list[str], inputs: list[str]) -> dict[str, Any]:
     only = [arg for name in outputs for arg in ("--only", name)]
-    targets = [_rel(GENERATED / name) for name in outputs]
+    targets = [f"{GENERATED_DIR}/{name}" for name in outputs]
     return {
         "actions": [(_build, [targets, "build", *only])],
         "file_dep": [*inputs, *_code(task)],
@@ -206,7 +220,7 @@ def task_registrations() -> dict[str, Any]:
 
 def task_package() -> dict[str, Any]:
     """Write the reproducible release archive under dist/ (refused if check fails)."""
-    generated = [_rel(GENERATED / name) for name in [*GENERATED_FILES, *REGISTRATIONS]]
+    generated = [f"{GENERATED_DIR}/{name}" for name in [*GENERATED_FILES, *REGISTRATIONS]]
     return {
         "actions": [(_hookmsg, ["package"])],
         "file_dep": [*MESSAGES, *CATALOG.values(), *generated, *_code("package")],

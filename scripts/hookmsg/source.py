@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +38,22 @@ def _inside(path: Path, root: Path) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _carriage_returns(data: bytes, fail: Callable[..., list[Diagnostic]]) -> list[Diagnostic]:
+    found = []
+    crlf = data.find(b"\r\n")
+    if crlf >= 0:
+        line, _ = _position(data, crlf)
+        count = data.count(b"\r\n")
+        found += fail("F002", f"CRLF line endings on {count} line(s); use LF", line)
+    # Same length as CRLF, so offsets and line numbers stay those of the file.
+    masked = data.replace(b"\r\n", b" \n")
+    bare_cr = masked.find(b"\r")
+    if bare_cr >= 0:
+        line, col = _position(masked, bare_cr)
+        found += fail("F003", "bare CR line ending; use LF", line, col)
+    return found
 
 
 def _read_all(fd: int, expected: int, limit: int) -> bytes:
@@ -107,7 +124,7 @@ def read_source(
         return None, fail("F007", f"cannot read file: {error.strerror or error}")
     if len(data) > max_bytes:
         return None, fail("F006", f"file is over the {max_bytes}-byte limit; not parsed")
-    if not data.strip():
+    if not data or data.isspace():
         return None, fail("F005", "file is empty")
 
     diagnostics: list[Diagnostic] = []
@@ -125,16 +142,9 @@ def read_source(
         count = data.count(b"\x00")
         diagnostics += fail("F004", f"file contains {count} NUL byte(s)", line, col)
 
-    crlf = data.find(b"\r\n")
-    if crlf >= 0:
-        line, _ = _position(data, crlf)
-        count = data.count(b"\r\n")
-        diagnostics += fail("F002", f"CRLF line endings on {count} line(s); use LF", line)
-    bare_cr = data.replace(b"\r\n", b" \n").find(b"\r")
-    if bare_cr >= 0:
-        line, col = _position(data.replace(b"\r\n", b" \n"), bare_cr)
-        diagnostics += fail("F003", "bare CR line ending; use LF", line, col)
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if b"\r" in data:  # rare: spare every clean file the copies below
+        diagnostics += _carriage_returns(data, fail)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
 
     had_bom = text.startswith(BOM)
     if had_bom:
