@@ -35,34 +35,13 @@ from pathlib import Path
 import pytest
 
 import hookmsg.message
-from conftest import Result, append, edit, line_of, replace
+from conftest import BINDINGS, BODY, LICENCE, TITLE, VALID, Result, append, edit, line_of, replace
 from hookmsg.codes import RULES
 
 Cli = Callable[..., Result]
 Located = tuple[str, int, int, str]
 Position = tuple[int, int, str]
 
-LICENCE = "<!-- SPDX-License-Identifier: MIT -->"
-# Line  1: licence          Line  7: ## Bindings
-# Line  3: title            Line  9: Drives →
-# Line  5: body             Line 10: Established by ↑ (path at column 25)
-#                           Line 11: Cross-bound with ↔
-VALID = (
-    f"{LICENCE}\n"
-    "\n"
-    "Title sentence for the test message.\n"
-    "\n"
-    "Body text that the assistant receives.\n"
-    "\n"
-    "## Bindings\n"
-    "\n"
-    "- **Drives →** the assistant to do the thing under test.\n"
-    "- **Established by ↑** `catalog/hooks.toml`, nothing else.\n"
-    "- **Cross-bound with ↔** no other message in particular.\n"
-)
-TITLE = "Title sentence for the test message."
-BODY = "Body text that the assistant receives."
-BINDINGS = "## Bindings\n"
 HOOKS_PATH = "`catalog/hooks.toml`"
 
 _FINDING = re.compile(

@@ -23,38 +23,25 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result, append, edit, line_of, replace
+from conftest import (
+    BINDINGS,
+    BODY,
+    CROSS,
+    DRIVES,
+    ESTABLISHED,
+    LICENCE,
+    TITLE,
+    VALID,
+    Result,
+    append,
+    edit,
+    line_of,
+    replace,
+)
 from hookmsg.codes import RULES
 
 Cli = Callable[..., Result]
 
-LICENCE = "<!-- SPDX-License-Identifier: MIT -->"
-
-# Line  1: licence          Line  7: ## Bindings
-# Line  2: (blank)          Line  8: (blank)
-# Line  3: title            Line  9: Drives →
-# Line  4: (blank)          Line 10: Established by ↑  (path at column 25)
-# Line  5: body             Line 11: Cross-bound with ↔ (text at column 27)
-# Line  6: (blank)
-VALID = (
-    f"{LICENCE}\n"
-    "\n"
-    "Title sentence for the test message.\n"
-    "\n"
-    "Body text that the assistant receives.\n"
-    "\n"
-    "## Bindings\n"
-    "\n"
-    "- **Drives →** the assistant to do the thing under test.\n"
-    "- **Established by ↑** `catalog/hooks.toml`, nothing else.\n"
-    "- **Cross-bound with ↔** no other message in particular.\n"
-)
-TITLE = "Title sentence for the test message."
-BODY = "Body text that the assistant receives."
-BINDINGS = "## Bindings\n"
-DRIVES = "- **Drives →** the assistant to do the thing under test.\n"
-ESTABLISHED = "- **Established by ↑** `catalog/hooks.toml`, nothing else.\n"
-CROSS = "- **Cross-bound with ↔** no other message in particular.\n"
 
 Position = tuple[int, int, str]
 Located = tuple[str, int, int, str]
