@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from hookmsg.cli import run
+from hookmsg.codes import RULES
 
 REPO = Path(__file__).resolve().parent.parent
 COPIED = ("pyproject.toml", "messages", "catalog", "generated")
@@ -82,6 +84,80 @@ CROSS = "- **Cross-bound with ↔** no other message in particular.\n"
 # Line  5: body             Line 11: Cross-bound with ↔ (text at column 27)
 # Line  6: (blank)
 VALID = f"{LICENCE}\n\n{TITLE}\n\n{BODY}\n\n{BINDINGS}\n{DRIVES}{ESTABLISHED}{CROSS}"
+
+
+# Findings as the CLI prints them, parsed strictly.
+Position = tuple[int, int, str]
+Located = tuple[str, int, int, str]
+FINDING_LINE = re.compile(
+    r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]\d{3}) (?P<message>.*)$"
+)
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str
+    line: int
+    col: int
+    code: str
+    message: str
+
+    @property
+    def position(self) -> Position:
+        return self.line, self.col, self.code
+
+    @property
+    def located(self) -> Located:
+        return self.path, self.line, self.col, self.code
+
+
+def parse_findings(out: str) -> list[Finding]:
+    """The `path:line:col: CODE message` lines of a text-format run; nothing else allowed."""
+    found = []
+    for line in out.split("\n")[:-1] if out else []:
+        match = FINDING_LINE.match(line)
+        assert match is not None, f"not a diagnostic line: {line!r}"
+        assert match["code"] in RULES, line
+        found.append(
+            Finding(
+                match["path"],
+                int(match["line"]),
+                int(match["col"]),
+                match["code"],
+                match["message"],
+            )
+        )
+    return found
+
+
+def run_findings(cli: Callable[..., Result], *argv: str) -> list[Finding]:
+    """Run the CLI; its findings, after checking the exit code agrees and nothing crashed."""
+    result = cli(*argv)
+    assert "Traceback" not in result.err, result.err
+    found = parse_findings(result.out)
+    assert result.code == (1 if found else 0), result.out + result.err
+    return found
+
+
+def positions(found: list[Finding]) -> list[Position]:
+    return [f.position for f in found]
+
+
+def located(found: list[Finding]) -> list[Located]:
+    return [f.located for f in found]
+
+
+def write(path: Path, content: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    return path
+
+
+def outside(project: Path) -> Path:
+    """A folder outside the repository copy, for messages that no registry knows."""
+    folder = project.parent / "elsewhere"
+    folder.mkdir(exist_ok=True)
+    return folder
 
 
 # Small helpers that several test modules share.

@@ -29,41 +29,34 @@ import sys
 import tomllib
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 import hookmsg.message
-from conftest import BINDINGS, BODY, LICENCE, TITLE, VALID, Result, append, edit, line_of, replace
-from hookmsg.codes import RULES
-
-Cli = Callable[..., Result]
-Located = tuple[str, int, int, str]
-Position = tuple[int, int, str]
-
-HOOKS_PATH = "`catalog/hooks.toml`"
-
-_FINDING = re.compile(
-    r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]\d{3}) (?P<msg>.*)$"
+from conftest import (
+    BINDINGS,
+    BODY,
+    FINDING_LINE,
+    LICENCE,
+    TITLE,
+    VALID,
+    Finding,
+    Position,
+    Result,
+    append,
+    edit,
+    line_of,
+    located,
+    outside,
+    parse_findings,
+    replace,
+    run_findings,
+    write,
 )
 
-
-@dataclass(frozen=True)
-class Finding:
-    path: str
-    line: int
-    col: int
-    code: str
-    message: str
-
-    @property
-    def position(self) -> Position:
-        return self.line, self.col, self.code
-
-    @property
-    def located(self) -> Located:
-        return self.path, self.line, self.col, self.code
+Cli = Callable[..., Result]
+HOOKS_PATH = "`catalog/hooks.toml`"
 
 
 @pytest.fixture(autouse=True)
@@ -72,50 +65,12 @@ def _plain_text_output(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
 
 
-def parse_findings(out: str) -> list[Finding]:
-    found = []
-    for line in out.split("\n")[:-1] if out else []:
-        match = _FINDING.match(line)
-        assert match is not None, f"not a diagnostic line: {line!r}"
-        assert match["code"] in RULES, line
-        found.append(
-            Finding(
-                match["path"], int(match["line"]), int(match["col"]), match["code"], match["msg"]
-            )
-        )
-    return found
-
-
-def run_findings(cli: Cli, *argv: str) -> list[Finding]:
-    result = cli(*argv)
-    assert "Traceback" not in result.err, result.err
-    found = parse_findings(result.out)
-    assert result.code == (1 if found else 0), result.out + result.err
-    return found
-
-
-def write(path: Path, content: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
-    return path
-
-
-def outside(project: Path) -> Path:
-    folder = project.parent / "elsewhere"
-    folder.mkdir(exist_ok=True)
-    return folder
-
-
 def check_outside(project: Path, cli: Cli, content: str | bytes) -> list[Position]:
     """Validate `content` as a file outside the repository; every finding must be about it."""
     path = write(outside(project) / "draft.md", content)
     found = run_findings(cli, "validate", str(path))
     assert {f.path for f in found} <= {path.as_posix()}, found
     return [f.position for f in found]
-
-
-def located(found: list[Finding]) -> list[Located]:
-    return [f.located for f in found]
 
 
 def catalog(project: Path, name: str) -> Path:
@@ -357,7 +312,7 @@ def test_diagnostics_never_echo_control_characters(project: Path, cli: Cli, text
     assert result.code == 1
     assert len(result.out.splitlines()) == result.out.count("\n"), repr(result.out)
     for line in result.out.split("\n")[:-1]:
-        assert _FINDING.match(line), repr(line)
+        assert FINDING_LINE.match(line), repr(line)
         hidden = [c for c in line if c != "\t" and unicodedata.category(c) in HIDDEN]
         assert hidden == [], repr(line)
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -32,83 +31,27 @@ from conftest import (
     LICENCE,
     TITLE,
     VALID,
+    Finding,
+    Position,
     Result,
     append,
     edit,
     line_of,
+    located,
+    outside,
+    positions,
     replace,
+    run_findings,
+    write,
 )
 from hookmsg.codes import RULES
 
 Cli = Callable[..., Result]
 
 
-Position = tuple[int, int, str]
-Located = tuple[str, int, int, str]
-
-_FINDING = re.compile(
-    r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]\d{3}) (?P<message>.*)$"
-)
-
-
-@dataclass(frozen=True)
-class Finding:
-    path: str
-    line: int
-    col: int
-    code: str
-    message: str
-
-    @property
-    def position(self) -> Position:
-        return self.line, self.col, self.code
-
-    @property
-    def located(self) -> Located:
-        return self.path, self.line, self.col, self.code
-
-
-def parse_findings(out: str) -> list[Finding]:
-    """The `path:line:col: CODE message` lines of a text-format run."""
-    found = []
-    for line in out.splitlines():
-        match = _FINDING.match(line)
-        assert match is not None, f"not a diagnostic line: {line!r}"
-        found.append(
-            Finding(
-                match["path"],
-                int(match["line"]),
-                int(match["col"]),
-                match["code"],
-                match["message"],
-            )
-        )
-    return found
-
-
 def with_advisory(advisory: str, text: str = VALID) -> str:
     """`text` with an `## Advisory` section (heading on line 7, text on line 9) before Bindings."""
     return replace(text, BINDINGS, f"## Advisory\n\n{advisory}\n\n{BINDINGS}")
-
-
-def write(path: Path, content: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
-    return path
-
-
-def outside(project: Path) -> Path:
-    """A folder outside the repository copy, for messages that no registry knows."""
-    folder = project.parent / "elsewhere"
-    folder.mkdir(exist_ok=True)
-    return folder
-
-
-def run_findings(cli: Cli, *argv: str) -> list[Finding]:
-    result = cli(*argv)
-    found = parse_findings(result.out)
-    assert result.code == (1 if found else 0), result.out + result.err
-    return found
 
 
 def check_outside(
@@ -119,14 +62,6 @@ def check_outside(
     found = run_findings(cli, "validate", str(path))
     assert {f.path for f in found} <= {path.as_posix()}, found
     return found
-
-
-def positions(found: list[Finding]) -> list[Position]:
-    return [f.position for f in found]
-
-
-def located(found: list[Finding]) -> list[Located]:
-    return [f.located for f in found]
 
 
 def hooks(project: Path) -> Path:
