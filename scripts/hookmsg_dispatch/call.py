@@ -8,7 +8,7 @@ payload carries what it needs. Standard library only, Python 3.9 or newer.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -25,8 +25,8 @@ class FileChange:
 
     path: str
     after: str = ""
-    before: Optional[str] = None
-    created: Optional[bool] = None
+    before: str | None = None
+    created: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -47,10 +47,10 @@ class Call:
     cwd: str = ""
     session_id: str = ""
     transcript_path: str = ""
-    source: Optional[str] = None
-    tool: Optional[str] = None
-    changes: Tuple[FileChange, ...] = ()
-    command: Optional[str] = None
-    tool_input: Dict[str, Any] = field(default_factory=dict)
+    source: str | None = None
+    tool: str | None = None
+    changes: tuple[FileChange, ...] = ()
+    command: str | None = None
+    tool_input: dict[str, Any] = field(default_factory=dict)
     tool_response: Any = None
-    questions: List[Dict[str, Any]] = field(default_factory=list)
+    questions: list[dict[str, Any]] = field(default_factory=list)
