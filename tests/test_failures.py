@@ -225,7 +225,7 @@ def _directory_in_place(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
         (_backup_full, 1, "No space left on device"),
         (_last_rename_full, 1, "No space left on device"),
         (_interrupt_midway, 130, "interrupted"),
-        (_directory_in_place, 1, "every output is as it was"),
+        (_directory_in_place, 1, "nothing was written"),
     ],
     ids=["fsync", "write", "mkstemp", "backup", "last-rename", "ctrl-c-midway", "directory"],
 )

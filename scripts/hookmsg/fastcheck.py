@@ -27,7 +27,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from hookmsg import __version__
-from hookmsg.project import CATALOG_FILES, PYPROJECT, raw_settings
+from hookmsg.errors import HookmsgError
+from hookmsg.project import CATALOG_FILES, PYPROJECT
+from hookmsg.settings import checked_settings
 
 PACKAGE = Path(__file__).resolve().parent
 LIBRARIES = ("markdown_it", "jinja2", "pydantic", "pydantic_core")
@@ -37,12 +39,28 @@ def enabled() -> bool:
     return os.environ.get("HOOKMSG_NO_CACHE", "") in ("", "0")
 
 
+def _absolute_env(name: str) -> Path | None:
+    """An environment variable naming a folder; a relative value is ignored (XDG rules)."""
+    value = os.environ.get(name, "")
+    return Path(value) if value and Path(value).is_absolute() else None
+
+
 def cache_path(root: Path) -> Path:
-    explicit = os.environ.get("HOOKMSG_CACHE_DIR")
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = (
-        Path(explicit) if explicit else (Path(xdg) if xdg else Path.home() / ".cache") / "hookmsg"
-    )
+    """The cache file for `root`. Raises OSError when no absolute cache folder is known."""
+    explicit = _absolute_env("HOOKMSG_CACHE_DIR")
+    if explicit is not None:
+        base = explicit
+    else:
+        xdg = _absolute_env("XDG_CACHE_HOME")
+        if xdg is None:
+            try:  # no HOME and a user id missing from the password database: no cache
+                home = Path.home()
+            except (RuntimeError, KeyError) as error:
+                raise OSError(f"no home folder for the check cache: {error}") from None
+            if not home.is_absolute():
+                raise OSError("no absolute home folder for the check cache")
+            xdg = home / ".cache"
+        base = xdg / "hookmsg"
     key = hashlib.sha256(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:24]
     return base / f"check-{key}.json"
 
@@ -71,7 +89,7 @@ def _library_stamps() -> list[str]:
 
 def fingerprint(root: Path, referenced: Iterable[str]) -> str:
     """One hash over everything a full check reads. Raises OSError if anything is unreadable."""
-    settings = raw_settings(root)
+    settings = checked_settings(root)  # raises before any configured path is read
     digest = hashlib.sha256()
     digest.update(f"hookmsg {__version__} python {sys.version}".encode())
     digest.update("\n".join(_library_stamps()).encode("utf-8", "surrogateescape"))
@@ -106,7 +124,7 @@ def known_clean(root: Path) -> bool:
     try:
         record = json.loads(cache_path(root).read_text(encoding="utf-8"))
         return bool(record["fingerprint"] == fingerprint(root, record["referenced"]))
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError, HookmsgError):
         return False  # no cache, an unreadable file, or a bad setting: do the full check
 
 
@@ -115,7 +133,7 @@ def remember_clean(root: Path, referenced: Iterable[str]) -> None:
     if not enabled():
         return
     paths = sorted(set(referenced))
-    with contextlib.suppress(OSError, ValueError):
+    with contextlib.suppress(OSError, ValueError, HookmsgError):
         record = {"fingerprint": fingerprint(root, paths), "referenced": paths}
         target = cache_path(root)
         target.parent.mkdir(parents=True, exist_ok=True)

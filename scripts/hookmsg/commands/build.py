@@ -6,10 +6,12 @@ import sys
 from collections.abc import Iterable
 
 from hookmsg.config import Project
+from hookmsg.declared import MANIFEST
 from hookmsg.errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from hookmsg.fastcheck import remember_clean
 from hookmsg.lock import folder_lock
 from hookmsg.outputs import (
+    REFUSED_STATES,
     all_generators,
     find_drift,
     format_drift_details,
@@ -50,15 +52,17 @@ def _build_locked(
         if unknown:
             raise UsageError(f"unknown output {', '.join(unknown)}; known: {', '.join(known)}")
     diagnostics = validate_workspace(workspace)
+    # The whole folder is surveyed (stale, foreign, links) by a full run, and by the
+    # run that writes the manifest of outputs: the list that proves what is stale.
+    tidy = selected is None or MANIFEST in selected
     if check:
         drift = []
         if workspace.renderable:
-            drift = find_drift(
-                workspace, render_outputs(workspace, selected), stale=selected is None
-            )
+            drift = find_drift(workspace, render_outputs(workspace, selected), stale=tidy)
         emit(sorted([*diagnostics, *(d.diagnostic() for d in drift)]), fmt)
+        blocked = bool(diagnostics) or any(d.state in REFUSED_STATES for d in drift)
         if drift and fmt == "text":
-            sys.stdout.write(format_drift_details(drift))
+            sys.stdout.write(format_drift_details(drift, blocked=blocked))
         if verbose or ((diagnostics or drift) and fmt == "text"):
             note(summary([*diagnostics, *(d.diagnostic() for d in drift)], "check"))
         if diagnostics or drift:
@@ -73,15 +77,19 @@ def _build_locked(
             note(summary(diagnostics, "build") + "; nothing was written")
         return EXIT_FINDINGS
     outputs = render_outputs(workspace, selected)
-    drift = find_drift(workspace, outputs, stale=selected is None)
+    drift = find_drift(workspace, outputs, stale=tidy)
+    refused = [d.diagnostic() for d in drift if d.state in REFUSED_STATES]
+    if refused:
+        emit(refused, fmt)
+        if fmt == "text":
+            note(summary(refused, "build") + "; nothing was written")
+        return EXIT_FINDINGS
     changed = {d.display for d in drift if d.state != "stale"}
     stale = [project.root / d.display for d in drift if d.state == "stale"]
-    write_all(
-        [o for o in outputs if o.display in changed], stale, prune_up_to=project.generated_dir
-    )
-    for item in drift:
-        note(f"{'removed' if item.state == 'stale' else 'wrote'} {item.display}")
+    write_all([o for o in outputs if o.display in changed], stale, folder=project.generated_dir)
     if verbose:
+        for item in drift:
+            note(f"{'removed' if item.state == 'stale' else 'wrote'} {item.display}")
         changed_or_removed = {item.display for item in drift}
         for output in outputs:
             if output.display not in changed_or_removed:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from hookmsg.config import Project
 from hookmsg.errors import EXIT_FINDINGS, EXIT_OK
+from hookmsg.outputs import refused_leftovers
 from hookmsg.report import emit, note, summary
 from hookmsg.workspace import load_workspace, validate_paths, validate_workspace
 
@@ -19,6 +20,8 @@ def validate(project: Project, paths: Sequence[Path], fmt: str, *, verbose: bool
         checked = f"{len(paths)} path{'s' if len(paths) != 1 else ''}"
     else:
         diagnostics = validate_workspace(workspace)
+        if workspace.renderable:  # the registrations' names are known: survey the folder
+            diagnostics = sorted([*diagnostics, *refused_leftovers(workspace)])
         checked = f"{len(workspace.all_messages())} messages and the catalogue"
     emit(diagnostics, fmt)
     if verbose:

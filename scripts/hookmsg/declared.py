@@ -1,0 +1,183 @@
+"""One declaration of every output: what each generator reads, runs and writes.
+
+`dodo.py` derives its tasks from `OUTPUTS` (names, file dependencies, targets), the
+writer and the check derive the files they render and compare (`outputs.py`), and the
+check cache fingerprints the inputs named here. Adding an output is one entry here.
+
+Kept to the standard library: `dodo.py` reads it on every `doit`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# The manifest of outputs: every file the last build wrote into the generated folder.
+# Build removes a stale file only if this list (or its own temporary-file pattern) names it.
+MANIFEST = "outputs.json"
+# Every catalogue file; `reads` entries name them, or "messages" (every message file).
+CATALOG_FILES = ("hooks.toml", "harnesses.toml", "skills.toml")
+MESSAGES = "messages"
+
+
+@dataclass(frozen=True)
+class OutputSpec:
+    """One generator: its doit task, the files it writes and everything it reads.
+
+    `files` maps each file name inside the generated folder to the function that
+    renders it ("module:function", called with the loaded workspace). A spec with
+    `per_harness` set writes one file per harness registration instead (named
+    `<harness id>/<registration file>`), rendered by that function with the harness id.
+    `reads` names the sources ("messages" or a catalogue file); every Bindings-named
+    path is read by the validation that all tasks depend on. `code` lists the package
+    modules and templates that only this generator runs; the rest are shared by all.
+    """
+
+    task: str
+    doc: str
+    files: dict[str, str] = field(default_factory=dict)
+    per_harness: str | None = None
+    reads: tuple[str, ...] = ()
+    code: tuple[str, ...] = ()
+
+
+OUTPUTS: tuple[OutputSpec, ...] = (
+    OutputSpec(
+        "skill_index",
+        "Render generated/skill-index.md from the skill catalogue.",
+        {"skill-index.md": "hookmsg.outputs:render_skill_index_file"},
+        reads=("skills.toml", "hooks.toml"),
+    ),
+    OutputSpec(
+        "advisories",
+        "Extract every guard's Advisory into generated/advisories.json.",
+        {"advisories.json": "hookmsg.render.advisories:render_advisories"},
+        reads=(MESSAGES, "hooks.toml"),
+        code=("render/advisories.py", "render/jsonout.py"),
+    ),
+    OutputSpec(
+        "inventory",
+        "Write the hook message inventory (Markdown and JSON).",
+        {
+            "hook-message-inventory.md": "hookmsg.render.inventory:render_inventory_markdown",
+            "hook-message-inventory.json": "hookmsg.render.inventory:render_inventory_json",
+        },
+        reads=(MESSAGES, *CATALOG_FILES),
+        code=(
+            "render/jsonout.py",
+            "render/inventory.py",
+            "templates/hook-message-inventory.md.j2",
+        ),
+    ),
+    OutputSpec(
+        "wiring",
+        "Draw the wiring (events, matchers, messages, harnesses) as Mermaid diagrams.",
+        {"hook-wiring.md": "hookmsg.render.wiring:render_wiring"},
+        reads=(MESSAGES, *CATALOG_FILES),
+        code=("render/inventory.py", "render/wiring.py", "templates/hook-wiring.md.j2"),
+    ),
+    OutputSpec(
+        "registrations",
+        "Generate every harness's hook registration file from the registry.",
+        per_harness="hookmsg.outputs:render_registration_file",
+        reads=("hooks.toml", "harnesses.toml"),
+        code=("render/registrations.py",),
+    ),
+    OutputSpec(
+        "outputs",
+        "Write generated/outputs.json (every output's name); remove stale outputs.",
+        {MANIFEST: "hookmsg.outputs:render_manifest"},
+        reads=("harnesses.toml",),
+    ),
+)
+# Package modules that no generator runs (the package task still depends on them).
+NOT_RUN_BY_GENERATORS = (
+    "package.py",
+    "commands/package.py",
+    "commands/install_render.py",
+    "commands/preview.py",
+    "commands/explain.py",
+)
+FIXED_FILES = tuple(name for spec in OUTPUTS for name in spec.files)
+
+_HARNESS_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_SAFE_RELATIVE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)*$")
+# The names of hookmsg's own staged temporaries and backups (see `outputs._stage`).
+_OWN_TEMPORARY = re.compile(r"^\.[^/]+\.(tmp|bak)$")
+MAX_MANIFEST_BYTES = 1_000_000
+
+
+def safe_registration(harness_id: object, file: object) -> str | None:
+    """`<id>/<file>` when both are from the safe character sets (the catalogue's rules)."""
+    if not isinstance(harness_id, str) or not isinstance(file, str):
+        return None
+    if len(harness_id) > 64 or len(file) > 64 or ".." in file:
+        return None
+    if not _HARNESS_ID.match(harness_id) or not _FILE_NAME.match(file):
+        return None
+    return f"{harness_id}/{file}"
+
+
+def previous_outputs(folder: Path) -> set[str]:
+    """The names the last build listed in the folder's manifest (empty if unreadable).
+
+    Only safe relative names count: a manifest edited to name `../x` proves nothing.
+    """
+    path = folder / MANIFEST
+    try:
+        info = path.lstat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_MANIFEST_BYTES:
+            return set()
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return set()
+    names = data.get("outputs") if isinstance(data, dict) else None
+    if not isinstance(names, list):
+        return set()
+    return {n for n in names if isinstance(n, str) and _SAFE_RELATIVE.match(n) and ".." not in n}
+
+
+@dataclass(frozen=True)
+class Leftovers:
+    """What the generated folder holds besides the current outputs."""
+
+    stale: tuple[Path, ...] = ()  # provably hookmsg's: in the last manifest, or its temporaries
+    foreign: tuple[Path, ...] = ()  # not provably hookmsg's: never removed
+    links: tuple[Path, ...] = ()  # symbolic links: refused, never followed
+
+
+def survey(folder: Path, produced: set[str]) -> Leftovers:
+    """Sort what `folder` holds besides `produced`, without following any link. Reads only."""
+    if folder.is_symlink() or not folder.is_dir():
+        return Leftovers()
+    previous = previous_outputs(folder)
+    stale: list[Path] = []
+    foreign: list[Path] = []
+    links: list[Path] = []
+    for here, dirs, names in os.walk(folder, followlinks=False):
+        base = Path(here)
+        for name in list(dirs):
+            if (base / name).is_symlink():
+                links.append(base / name)
+                dirs.remove(name)
+        for name in names:
+            path = base / name
+            relative = path.relative_to(folder).as_posix()
+            if path.is_symlink():
+                links.append(path)
+            elif relative in produced:
+                continue
+            elif path.is_file() and (relative in previous or _OWN_TEMPORARY.match(name)):
+                stale.append(path)
+            else:
+                foreign.append(path)
+
+    def order(paths: list[Path]) -> tuple[Path, ...]:
+        return tuple(sorted(paths, key=lambda p: p.as_posix()))
+
+    return Leftovers(order(stale), order(foreign), order(links))
