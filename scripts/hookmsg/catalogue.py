@@ -221,6 +221,9 @@ def _load(
     except tomllib.TOMLDecodeError as error:
         line, col, message = toml_error_position(error, source.text)
         return None, source.text, [*problems, Diagnostic(display, line, col, "C001", message)]
+    except RecursionError:
+        message = "nested too deeply to read"
+        return None, source.text, [*problems, Diagnostic(display, 1, 1, "C001", message)]
     try:
         return model.model_validate(data), source.text, problems
     except ValidationError as error:
