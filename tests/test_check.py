@@ -276,11 +276,21 @@ def test_json_format_is_one_array_of_diagnostics(
     before = snapshot(project)
     result = cli(*command, "--format", "json")
     assert result.code == 1
-    records = json.loads(result.out)  # the whole of stdout: no diff, no fix line
+    records = json.loads(result.out)  # the whole of stdout: the diffs ride in the records
     assert isinstance(records, list)
+    base = {"path", "line", "col", "code", "severity", "message"}
     for record in records:
-        assert set(record) == {"path", "line", "col", "code", "severity", "message"}
+        assert base <= set(record) <= {*base, "diff", "fix"}
         assert isinstance(record["line"], int) and isinstance(record["col"], int)
+        if record["code"] in ("G002", "G003", "G004"):
+            # Validation fails (L001), so the fix is never a build that would refuse.
+            assert record["fix"].startswith("Fix: fix the findings above first"), record
+    by_path = {r["path"]: r for r in records}
+    diff = by_path["generated/advisories.json"]["diff"]
+    assert "--- generated/advisories.json (committed)" in diff
+    assert "+++ generated/advisories.json (from the sources)" in diff
+    assert "Full procedure (edited): " in diff
+    assert "diff" not in by_path["messages/stop.md"]
     codes = {(r["path"], r["code"]) for r in records}
     assert {
         ("generated/advisories.json", "G002"),
@@ -289,6 +299,44 @@ def test_json_format_is_one_array_of_diagnostics(
         ("messages/stop.md", "L001"),
     } <= codes
     assert snapshot(project) == before
+
+
+@pytest.mark.parametrize("command", CHECK_COMMANDS, ids=" ".join)
+def test_github_annotation_carries_the_diff_and_the_fix(
+    project: Path, cli: Cli, command: tuple[str, ...]
+) -> None:
+    _hand_edit_advisories(project)
+    result = cli(*command, "--format", "github")
+    assert result.code == 1
+    lines = [line for line in result.out.split("\n") if line]
+    assert len(lines) == 1, result.out  # one annotation; its body holds the rest
+    body = lines[0].split("::", 2)[2].replace("%0A", "\n").replace("%25", "%")
+    assert body.startswith("G002 differs from what the sources produce\n")
+    assert "Full procedure (edited): " in body
+    assert body.endswith("Fix: run `hookmsg build`, then commit the generated files.")
+
+
+@pytest.mark.parametrize("fmt", ["json", "github"])
+@pytest.mark.parametrize("command", ["validate", "check", "build"])
+def test_settings_errors_are_findings_in_every_format(
+    project: Path, cli: Cli, fmt: str, command: str
+) -> None:
+    text = (project / "pyproject.toml").read_text(encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        text.replace('generated = "generated"', 'generated = "."'), encoding="utf-8"
+    )
+    result = cli(command, "--format", fmt)
+    assert result.code == 2
+    if fmt == "json":
+        records = json.loads(result.out)
+        assert [r["code"] for r in records] == ["K001"]
+        assert records[0]["path"].endswith("pyproject.toml")
+    else:
+        assert result.out.startswith("::error file=") and ",title=K001::K001 " in result.out
+    (project / "pyproject.toml").write_text("[tool.hookmsg\n", encoding="utf-8")
+    result = cli(command, "--format", fmt)
+    assert result.code == 2
+    assert "K002" in result.out
 
 
 def test_json_format_on_a_clean_tree_is_an_empty_array(project: Path, cli: Cli) -> None:
@@ -426,3 +474,23 @@ def test_check_from_a_subfolder_is_clean(
     assert result.code == 0, result.out + result.err
     assert result.out == ""
     assert snapshot(project) == before
+
+
+def test_check_over_the_skill_budget_never_advises_a_build_that_refuses(
+    project: Path, cli: Cli
+) -> None:
+    # Over budget (G001) and drifted: build would refuse, so check must not send people there.
+    text = (project / "pyproject.toml").read_text(encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        text.replace("skill-index-budget = 1600", "skill-index-budget = 100"), encoding="utf-8"
+    )
+    _hand_edit_advisories(project)
+    result = cli("check")
+    assert result.code == 1
+    assert ("catalog/skills.toml", "G001") in diagnostics(result.out)
+    assert cli("build").code == 1  # the build that the advice must not promise
+    advice = [line for line in result.out.split("\n") if line.startswith("Fix:")]
+    assert advice == [
+        "Fix: fix the findings above first (`hookmsg explain CODE` says how); "
+        "then run `hookmsg build` and commit the generated files."
+    ], result.out

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from hookmsg import __version__
-from hookmsg.errors import EXIT_OK, HookmsgError, UsageError, exit_code_for
+from hookmsg.errors import EXIT_OK, ConfigError, HookmsgError, UsageError, exit_code_for
 
 EXIT_CODES_HELP = "exit codes: 0 clean, 1 findings or drift, 2 usage or configuration error"
 
@@ -222,6 +222,18 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _config_findings(args: argparse.Namespace, text: str) -> None:
+    """K001/K002 as findings in the machine formats too (text already went to stderr)."""
+    from hookmsg.diagnostics import format_diagnostics, parse_diagnostic_lines
+    from hookmsg.report import choose_format
+
+    if not hasattr(args, "format"):
+        return
+    fmt = choose_format(args.format)
+    if fmt != "text":
+        sys.stdout.write(format_diagnostics(parse_diagnostic_lines(text), fmt))
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code instead of exiting."""
     parser = build_parser()
@@ -235,6 +247,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     except HookmsgError as error:
         prefix = "hookmsg: error: " if isinstance(error, UsageError) else ""
         sys.stderr.write(f"{prefix}{error}\n")
+        if isinstance(error, ConfigError):
+            _config_findings(args, str(error))
         return exit_code_for(error)
     except KeyboardInterrupt as error:
         sys.stderr.write("hookmsg: interrupted; no output was changed\n")

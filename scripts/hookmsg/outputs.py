@@ -347,8 +347,18 @@ class Drift:
     state: str  # "drifted", "missing", "stale", "foreign" or "link"
     diff: tuple[str, ...] = ()
 
-    def diagnostic(self) -> Diagnostic:
-        return Diagnostic(self.display, 1, 1, DRIFT_CODES[self.state], _DRIFT_TEXT[self.state])
+    def diagnostic(self, *, blocked: bool = False) -> Diagnostic:
+        """The finding, carrying its diff and its fix for the machine formats."""
+        fix = "" if self.state in REFUSED_STATES else fix_advice(blocked=blocked)
+        return Diagnostic(
+            self.display,
+            1,
+            1,
+            DRIFT_CODES[self.state],
+            _DRIFT_TEXT[self.state],
+            diff="".join(self.diff),
+            fix=fix,
+        )
 
 
 def _diff(display: str, committed: bytes, expected: bytes) -> tuple[str, ...]:

@@ -59,8 +59,8 @@ def _build_locked(
         drift = []
         if workspace.renderable:
             drift = find_drift(workspace, render_outputs(workspace, selected), stale=tidy)
-        emit(sorted([*diagnostics, *(d.diagnostic() for d in drift)]), fmt)
         blocked = bool(diagnostics) or any(d.state in REFUSED_STATES for d in drift)
+        emit(sorted([*diagnostics, *(d.diagnostic(blocked=blocked) for d in drift)]), fmt)
         if drift and fmt == "text":
             sys.stdout.write(format_drift_details(drift, blocked=blocked))
         if verbose or ((diagnostics or drift) and fmt == "text"):
