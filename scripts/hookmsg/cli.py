@@ -88,7 +88,13 @@ def _cmd_package(args: argparse.Namespace) -> int:
     from hookmsg.report import choose_format
 
     output = Path(args.output) if args.output else None
-    return package(load_project(), output, choose_format(args.format))
+    return package(
+        load_project(),
+        output,
+        choose_format(args.format),
+        version=args.content_version,
+        verbose=args.verbose,
+    )
 
 
 def _cmd_install_render(args: argparse.Namespace) -> int:
@@ -182,10 +188,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="write the reproducible release archive (refused if check fails)",
         description="Check, then write dist/hookmsg-assets-VERSION.tar.gz: the generated "
         "files, every message's delivered text and a manifest of sizes and SHA-256 sums. "
-        "Times come from SOURCE_DATE_EPOCH, else the last commit.",
+        "VERSION is the content version (default: `git describe --tags --always --dirty`). "
+        "Times come from SOURCE_DATE_EPOCH, else the last commit. A dirty tree warns; an "
+        "existing archive with different bytes is never replaced.",
         epilog=EXIT_CODES_HELP,
     )
     package.add_argument("--output", metavar="DIR", help="folder for the archive (default dist/)")
+    package.add_argument(
+        "--content-version",
+        metavar="VERSION",
+        help="the version in the archive's name (default: git describe --tags --always --dirty)",
+    )
     _format_option(package)
     package.set_defaults(handler=_cmd_package)
 

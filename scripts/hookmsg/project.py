@@ -49,11 +49,9 @@ def registration_files(root: Path, settings: dict[str, Any]) -> list[str]:
     return found
 
 
-def archive_name() -> str:
-    """The release archive's file name, inside `dist/`."""
-    from hookmsg import __version__
-
-    return f"hookmsg-assets-{__version__}.tar.gz"
+def archive_name(version: str) -> str:
+    """The release archive's file name, inside `dist/`, for a content version."""
+    return f"hookmsg-assets-{version}.tar.gz"
 
 
 def find_root(start: Path | None = None) -> Path:
