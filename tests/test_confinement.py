@@ -199,7 +199,8 @@ def test_stray_file_fails_doit_and_doit_writes_nothing(repo: Path, cli: Cli) -> 
     (repo / "generated/notes.md").write_text("mine\n", encoding="utf-8")
     path = repo / "messages/stop.md"
     path.write_text(
-        path.read_text(encoding="utf-8").replace("\n## Bindings", "\nMore.\n\n## Bindings")
+        path.read_text(encoding="utf-8").replace("\n## Bindings", "\nMore.\n\n## Bindings"),
+        encoding="utf-8",
     )
     before = tree(repo / "generated")
     done = doit(repo)

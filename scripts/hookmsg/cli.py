@@ -238,17 +238,32 @@ def _terminate_as_interrupt() -> Iterator[None]:
 def _config_findings(args: argparse.Namespace, text: str) -> None:
     """K001/K002 as findings in the machine formats too (text already went to stderr)."""
     from hookmsg.diagnostics import format_diagnostics, parse_diagnostic_lines
-    from hookmsg.report import choose_format
+    from hookmsg.report import choose_format, writes_utf8
 
     if not hasattr(args, "format"):
         return
     fmt = choose_format(args.format)
     if fmt != "text":
-        sys.stdout.write(format_diagnostics(parse_diagnostic_lines(text), fmt))
+        found = parse_diagnostic_lines(text)
+        sys.stdout.write(format_diagnostics(found, fmt, ascii=not writes_utf8()))
+
+
+def _printable_streams() -> None:
+    """Under a non-UTF-8 locale, write what the encoding lacks as escapes, never crash.
+
+    (In JSON output an escape such as `\u2192` is still the same string.)
+    """
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        reconfigure = getattr(stream, "reconfigure", None)
+        if encoding != "utf8" and reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
 
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code instead of exiting."""
+    _printable_streams()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -104,14 +104,14 @@ def parse_diagnostic_lines(text: str) -> list[Diagnostic]:
 _LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]\d{3}) (?P<msg>.*)$")
 
 
-def format_diagnostics(diagnostics: Sequence[Diagnostic], fmt: str) -> str:
+def format_diagnostics(diagnostics: Sequence[Diagnostic], fmt: str, *, ascii: bool = False) -> str:
     """Render diagnostics in one of FORMATS; the result ends with a newline unless empty."""
     if fmt == "json":
         records = [
             {k: v for k, v in asdict(d).items() if k not in ("diff", "fix") or v}
             for d in diagnostics
         ]
-        return json.dumps(records, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+        return json.dumps(records, indent=2, ensure_ascii=ascii, sort_keys=True) + "\n"
     if fmt == "github":
         lines = [
             f"::{d.severity} file={_github_escape(d.path, prop=True)},line={d.line},"
