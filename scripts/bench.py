@@ -5,6 +5,8 @@ Each figure is the median wall time of repeated fresh processes:
 
 - `hookmsg check` on this repository, against `python -c "import markdown_it, jinja2, pydantic"`;
 - a no-op `doit` on this repository, against a no-op `doit` of a one-task dodo.py;
+- `doit` after a one-message edit, against one `hookmsg build` of the same edit (each in
+  its own copy of this repository, the edit alternating so that every run has work);
 - `hookmsg validate` of synthetic corpora of 200 and 2,000 valid messages (about 4 KB
   each), against a block-only markdown-it parse of the same files; the per-message cost
   is the difference between the two corpus sizes divided by 1,800.
@@ -111,6 +113,39 @@ def make_corpus(root: Path, count: int) -> Path:
     return project
 
 
+def _copy_for_doit(target: Path) -> Path:
+    target.mkdir()
+    for name in ("pyproject.toml", "messages", "catalog", "generated", "dodo.py", "scripts"):
+        source = REPO / name
+        if source.is_dir():
+            ignore = shutil.ignore_patterns("*.egg-info")
+            shutil.copytree(source, target / name, ignore=ignore)
+        else:
+            shutil.copy2(source, target / name)
+    return target
+
+
+def _edit_once(root: Path, turn: int) -> None:
+    path = root / "messages/stop.md"
+    text = path.read_text(encoding="utf-8")
+    marker = "\nBenchmark edit "
+    if marker in text:
+        text = text[: text.index(marker)] + text[text.index("\n\n## Bindings") :]
+    text = text.replace("\n\n## Bindings", f"{marker}{turn}.\n\n## Bindings", 1)
+    before = path.stat().st_mtime_ns
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, ns=(before + 10**9, before + 10**9))  # doit trusts an unchanged mtime
+
+
+def edit_then(command: Sequence[str], root: Path, repeat: int) -> float:
+    """Median time of `command` right after a one-message edit, in `root`."""
+    times = []
+    for turn in range(repeat):
+        _edit_once(root, turn)
+        times.append(median_seconds(command, root, 1))
+    return statistics.median(times)
+
+
 def row(label: str, value: float, floor: float, target: float, unit: str = "s") -> bool:
     ratio = value / floor
     verdict = "ok" if ratio <= target else "OVER"
@@ -155,6 +190,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         median_seconds(DOIT, REPO, 1)
         doit_noop = median_seconds(DOIT, REPO, repeat)
         results.append(row("no-op doit (this repository)", doit_noop, doit_floor, 1.15))
+
+        with_doit = _copy_for_doit(tmp / "edit-doit")
+        with_build = _copy_for_doit(tmp / "edit-build")
+        median_seconds(DOIT, with_doit, 1)  # doit's state, as after a first run
+        doit_edit = edit_then(DOIT, with_doit, repeat)
+        build_edit = edit_then([*HOOKMSG, "build"], with_build, repeat)
+        results.append(row("doit after a one-message edit", doit_edit, build_edit, 1.3))
 
         corpora = {n: make_corpus(tmp, n) for n in (small, large)}
         validate = {

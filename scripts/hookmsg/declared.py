@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path
 
 # The manifest of outputs: every file the last build wrote into the generated folder.
@@ -24,7 +22,6 @@ CATALOG_FILES = ("hooks.toml", "harnesses.toml", "skills.toml")
 MESSAGES = "messages"
 
 
-@dataclass(frozen=True)
 class OutputSpec:
     """One generator: its doit task, the files it writes and everything it reads.
 
@@ -37,12 +34,25 @@ class OutputSpec:
     modules and templates that only this generator runs; the rest are shared by all.
     """
 
-    task: str
-    doc: str
-    files: dict[str, str] = field(default_factory=dict)
-    per_harness: str | None = None
-    reads: tuple[str, ...] = ()
-    code: tuple[str, ...] = ()
+    # A plain class, not a dataclass: building one costs every `doit` a few milliseconds.
+    __slots__ = ("code", "doc", "files", "per_harness", "reads", "task")
+
+    def __init__(
+        self,
+        task: str,
+        doc: str,
+        files: dict[str, str] | None = None,
+        *,
+        per_harness: str | None = None,
+        reads: tuple[str, ...] = (),
+        code: tuple[str, ...] = (),
+    ) -> None:
+        self.task = task
+        self.doc = doc
+        self.files = dict(files or {})
+        self.per_harness = per_harness
+        self.reads = reads
+        self.code = code
 
 
 OUTPUTS: tuple[OutputSpec, ...] = (
@@ -104,21 +114,40 @@ NOT_RUN_BY_GENERATORS = (
 )
 FIXED_FILES = tuple(name for spec in OUTPUTS for name in spec.files)
 
-_HARNESS_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-_FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-_SAFE_RELATIVE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)*$")
-# The names of hookmsg's own staged temporaries and backups (see `outputs._stage`).
-_OWN_TEMPORARY = re.compile(r"^\.[^/]+\.(tmp|bak)$")
+# Character sets instead of regular expressions: compiling them costs every `doit`.
+_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_ALNUM = _LOWER | frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_NAME = _ALNUM | frozenset("._-")
 MAX_MANIFEST_BYTES = 1_000_000
+
+
+def _is_kebab(text: str) -> bool:
+    """`^[a-z0-9]+(-[a-z0-9]+)*$`"""
+    return bool(text) and all(part and set(part) <= _LOWER for part in text.split("-"))
+
+
+def _is_file_name(text: str) -> bool:
+    """`^[A-Za-z0-9][A-Za-z0-9._-]*$`, and never `..`"""
+    return bool(text) and text[0] in _ALNUM and set(text) <= _NAME and ".." not in text
+
+
+def is_safe_relative(text: str) -> bool:
+    """Safe file names joined by `/`: no `..`, no absolute path, no empty part."""
+    return all(_is_file_name(part) for part in text.split("/"))
+
+
+def is_own_temporary(name: str) -> bool:
+    """hookmsg's own staged temporaries and backups (`.x.tmp`, `.x.bak`; see outputs.py)."""
+    return name.startswith(".") and name.endswith((".tmp", ".bak")) and len(name) > 5
 
 
 def safe_registration(harness_id: object, file: object) -> str | None:
     """`<id>/<file>` when both are from the safe character sets (the catalogue's rules)."""
     if not isinstance(harness_id, str) or not isinstance(file, str):
         return None
-    if len(harness_id) > 64 or len(file) > 64 or ".." in file:
+    if len(harness_id) > 64 or len(file) > 64:
         return None
-    if not _HARNESS_ID.match(harness_id) or not _FILE_NAME.match(file):
+    if not _is_kebab(harness_id) or not _is_file_name(file):
         return None
     return f"{harness_id}/{file}"
 
@@ -139,16 +168,23 @@ def previous_outputs(folder: Path) -> set[str]:
     names = data.get("outputs") if isinstance(data, dict) else None
     if not isinstance(names, list):
         return set()
-    return {n for n in names if isinstance(n, str) and _SAFE_RELATIVE.match(n) and ".." not in n}
+    return {n for n in names if isinstance(n, str) and is_safe_relative(n)}
 
 
-@dataclass(frozen=True)
 class Leftovers:
     """What the generated folder holds besides the current outputs."""
 
-    stale: tuple[Path, ...] = ()  # provably hookmsg's: in the last manifest, or its temporaries
-    foreign: tuple[Path, ...] = ()  # not provably hookmsg's: never removed
-    links: tuple[Path, ...] = ()  # symbolic links: refused, never followed
+    __slots__ = ("foreign", "links", "stale")
+
+    def __init__(
+        self,
+        stale: tuple[Path, ...] = (),
+        foreign: tuple[Path, ...] = (),
+        links: tuple[Path, ...] = (),
+    ) -> None:
+        self.stale = stale  # provably hookmsg's: in the last manifest, or its temporaries
+        self.foreign = foreign  # not provably hookmsg's: never removed
+        self.links = links  # symbolic links: refused, never followed
 
 
 def survey(folder: Path, produced: set[str]) -> Leftovers:
@@ -172,7 +208,7 @@ def survey(folder: Path, produced: set[str]) -> Leftovers:
                 links.append(path)
             elif relative in produced:
                 continue
-            elif path.is_file() and (relative in previous or _OWN_TEMPORARY.match(name)):
+            elif path.is_file() and (relative in previous or is_own_temporary(name)):
                 stale.append(path)
             else:
                 foreign.append(path)
