@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from hookmsg.config import Project
 from hookmsg.declared import MANIFEST
 from hookmsg.errors import EXIT_FINDINGS, EXIT_OK, UsageError
-from hookmsg.fastcheck import remember_clean
+from hookmsg.fastcheck import before_check, remember_clean
 from hookmsg.lock import folder_lock
 from hookmsg.outputs import (
     REFUSED_STATES,
@@ -44,8 +44,11 @@ def build(
 def _build_locked(
     project: Project, *, check: bool, fmt: str, names: Iterable[str] | None, verbose: bool
 ) -> int:
-    workspace = load_workspace(project)
     selected = list(names) if names is not None else None
+    # What every input holds before this run reads it: the cache records a clean result
+    # only if nothing changed between this reading and the check's own.
+    before = before_check(project.root) if selected is None else None
+    workspace = load_workspace(project)
     if selected is not None:
         known = [g.name for g in all_generators(workspace)]
         unknown = [name for name in selected if name not in known]
@@ -68,7 +71,8 @@ def _build_locked(
         if diagnostics or drift:
             return EXIT_FINDINGS
         if selected is None:
-            remember_clean(project.root, workspace.referenced_paths())
+            produced = [g.name for g in all_generators(workspace)]
+            remember_clean(project.root, workspace.referenced_paths(), before, produced=produced)
         return EXIT_OK
 
     emit(diagnostics, fmt)
@@ -95,5 +99,14 @@ def _build_locked(
             if output.display not in changed_or_removed:
                 note(f"unchanged {output.display}")
     if selected is None:
-        remember_clean(project.root, workspace.referenced_paths())
+        generated = project.generated_dir
+        written = {
+            "generated:" + o.path.relative_to(generated).as_posix(): o.content
+            for o in outputs
+            if o.display in changed
+        }
+        produced = [g.name for g in all_generators(workspace)]
+        remember_clean(
+            project.root, workspace.referenced_paths(), before, produced=produced, written=written
+        )
     return EXIT_OK
