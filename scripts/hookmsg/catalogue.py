@@ -28,7 +28,7 @@ from hookmsg.config import Project
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.source import read_source
 from hookmsg.tomlpos import locate, toml_error_position
-from hookmsg.vocabulary import EVENTS, RESERVED_NAMES, TOOLS, matcher_key
+from hookmsg.vocabulary import EVENTS, RESERVED_NAMES, TOOL_EVENTS, TOOLS, matcher_key
 
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 Kebab = Annotated[str, StringConstraints(pattern=KEBAB, max_length=64)]
@@ -46,6 +46,14 @@ Identifier = Annotated[
     AfterValidator(_not_reserved),
 ]
 OneLine = Annotated[str, StringConstraints(pattern=r"^[^\n\r]+$", strip_whitespace=True)]
+# Names that reach a command line, a registration or a Mermaid picture: a strict set, so
+# no value can carry a newline, a fence, a quote or a shell character.
+Spelling = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_.]*$", max_length=64)]
+# A matcher: `*`, or names joined by `|` (a regular expression the harness compiles).
+Matcher = Annotated[
+    str,
+    StringConstraints(pattern=r"^(\*|[A-Za-z][A-Za-z0-9_]*(\|[A-Za-z][A-Za-z0-9_]*)*)$"),
+]
 
 
 class _Strict(BaseModel):
@@ -55,8 +63,8 @@ class _Strict(BaseModel):
 class Dispatch(_Strict):
     """One dispatcher entry: an event, an optional matcher, the messages it evaluates."""
 
-    event: str
-    matcher: str | None = None
+    event: Spelling
+    matcher: Matcher | None = None
     messages: list[Kebab] = Field(min_length=1)
 
     @property
@@ -115,7 +123,7 @@ class Fold(_Strict):
     """Several tools that the harness registers under one matcher."""
 
     tools: list[str] = Field(min_length=2)
-    matcher: Annotated[str, StringConstraints(min_length=1)]
+    matcher: Matcher
     messages_from: str
 
 
@@ -138,8 +146,8 @@ class Harness(_Strict):
     matchers: bool = True
     session_start_sources: bool = False
     notes: str = ""
-    events: dict[str, Annotated[str, StringConstraints(min_length=1)]] = Field(min_length=1)
-    tools: dict[str, Annotated[str, StringConstraints(min_length=1)]] = Field(default_factory=dict)
+    events: dict[str, Spelling] = Field(min_length=1)
+    tools: dict[str, Spelling] = Field(default_factory=dict)
     registration: Registration | None = None
 
 
@@ -324,6 +332,26 @@ def _check_harnesses(harnesses: HarnessCatalogue, text: str, display: str) -> li
     return found
 
 
+def _check_matchers(registry: HookRegistry, text: str, display: str) -> list[Diagnostic]:
+    """A tool event's matcher names only known tools (else it silently never fires)."""
+    found = []
+    for index, entry in enumerate(registry.dispatch):
+        if entry.event not in TOOL_EVENTS or matcher_key(entry.matcher) == "*":
+            continue
+        for name in (entry.matcher or "").split("|"):
+            if name not in TOOLS:
+                found.append(
+                    Diagnostic(
+                        display,
+                        locate(text, ("dispatch", index, "matcher")),
+                        1,
+                        "C005",
+                        f"matcher names unknown tool '{name}'; known: {', '.join(TOOLS)}",
+                    )
+                )
+    return found
+
+
 def load_catalogue(project: Project) -> Catalogue:
     """Load and validate every catalogue file; never raises for bad content."""
     max_bytes = project.settings.max_file_bytes
@@ -334,6 +362,10 @@ def load_catalogue(project: Project) -> Catalogue:
         hooks, catalogue.registry_display, HookRegistry, max_bytes, project.root
     )
     catalogue.diagnostics += found
+    if catalogue.registry is not None:
+        catalogue.diagnostics += _check_matchers(
+            catalogue.registry, catalogue.registry_text, catalogue.registry_display
+        )
 
     path = project.catalog_file("harnesses.toml")
     display = project.relative(path)
