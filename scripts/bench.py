@@ -11,6 +11,10 @@ Each figure is the median wall time of repeated fresh processes:
   each), against a block-only markdown-it parse of the same files; the per-message cost
   is the difference between the two corpus sizes divided by 1,800.
 
+Hostile inputs below `max-file-bytes` (#16), each validated once, as absolute times: a
+240 KB Bindings line of repeated `<!--`, a 240 KB licence-like first line, and 4,000
+dispatch entries with unknown events (each a finding whose position is looked up).
+
 Usage: python scripts/bench.py [--repeat N] [--sizes 200,2000]
 """
 
@@ -146,6 +150,34 @@ def edit_then(command: Sequence[str], root: Path, repeat: int) -> float:
     return statistics.median(times)
 
 
+def hostile_inputs(tmp: Path) -> None:
+    """Time `hookmsg validate` on each hostile input (no floor: linear time is the point)."""
+    stop = (REPO / "messages/stop.md").read_text(encoding="utf-8")
+    size = 240_000
+    files = {
+        "240 KB Bindings line of `<!--`": stop.replace(
+            "- **Drives →** ", "- **Drives →** " + "<!--" * (size // 4) + " ", 1
+        ),
+        "240 KB licence-like first line": "<!-- SPDX-License-Identifier: MIT"
+        + "x" * size
+        + "\n"
+        + stop.split("\n", 1)[1],
+    }
+    for label, text in files.items():
+        path = tmp / "hostile.md"
+        path.write_text(text, encoding="utf-8")
+        seconds = median_seconds([*HOOKMSG, "validate", str(path)], REPO, 1, ok=(0, 1))
+        print(f"  hostile: {label:<40} {seconds:7.3f} s")
+    project = _copy_for_doit(tmp / "hostile-catalogue")
+    hooks = project / "catalog/hooks.toml"
+    entries = "".join(
+        f'\n[[dispatch]]\nevent = "Unknown{i}"\nmessages = ["stop"]\n' for i in range(4000)
+    )
+    hooks.write_text(hooks.read_text(encoding="utf-8") + entries, encoding="utf-8")
+    seconds = median_seconds([*HOOKMSG, "validate"], project, 1, ok=(1,))
+    print(f"  hostile: {'4,000 dispatch entries, unknown events':<40} {seconds:7.3f} s")
+
+
 def row(label: str, value: float, floor: float, target: float, unit: str = "s") -> bool:
     ratio = value / floor
     verdict = "ok" if ratio <= target else "OVER"
@@ -197,6 +229,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         doit_edit = edit_then(DOIT, with_doit, repeat)
         build_edit = edit_then([*HOOKMSG, "build"], with_build, repeat)
         results.append(row("doit after a one-message edit", doit_edit, build_edit, 1.3))
+
+        hostile_inputs(tmp)
 
         corpora = {n: make_corpus(tmp, n) for n in (small, large)}
         validate = {
