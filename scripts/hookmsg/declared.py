@@ -204,11 +204,15 @@ def survey(folder: Path, produced: set[str]) -> Leftovers:
         for name in names:
             path = base / name
             relative = path.relative_to(folder).as_posix()
-            if path.is_symlink():
+            try:
+                mode = path.lstat().st_mode
+            except FileNotFoundError:
+                continue  # gone since the listing (a build's temporary, renamed)
+            if stat.S_ISLNK(mode):
                 links.append(path)
             elif relative in produced:
                 continue
-            elif path.is_file() and (relative in previous or is_own_temporary(name)):
+            elif stat.S_ISREG(mode) and (relative in previous or is_own_temporary(name)):
                 stale.append(path)
             else:
                 foreign.append(path)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from hookmsg.config import Project
 from hookmsg.errors import EXIT_FINDINGS, EXIT_OK
+from hookmsg.lock import folder_lock
 from hookmsg.outputs import refused_leftovers
 from hookmsg.report import emit, note, summary
 from hookmsg.workspace import load_workspace, validate_paths, validate_workspace
@@ -21,7 +22,10 @@ def validate(project: Project, paths: Sequence[Path], fmt: str, *, verbose: bool
     else:
         diagnostics = validate_workspace(workspace)
         if workspace.renderable:  # the registrations' names are known: survey the folder
-            diagnostics = sorted([*diagnostics, *refused_leftovers(workspace)])
+            # As a check does: wait for a running build, never see its temporaries.
+            with folder_lock(project.generated_dir, exclusive=False):
+                refused = refused_leftovers(workspace)
+            diagnostics = sorted([*diagnostics, *refused])
         checked = f"{len(workspace.all_messages())} messages and the catalogue"
     emit(diagnostics, fmt)
     if verbose:
