@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from hookmsg.frontmatter import read_front_matter
 
-EXAMPLES = int(os.environ.get("HOOKMSG_FUZZ_EXAMPLES", "300"))
+EXAMPLES = int(os.environ.get("HOOKMSG_FUZZ_EXAMPLES", "100"))
 SETTINGS = settings(
     max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
