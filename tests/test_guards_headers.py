@@ -20,6 +20,14 @@ def test_new_file_without_the_sibling_header_fires(tmp_path: Path) -> None:
     assert run(WRITE, codex_patch(root, patch)) == expected
 
 
+def test_empty_siblings_do_not_decide(tmp_path: Path) -> None:
+    root = git_project(tmp_path / "p", {"pkg/__init__.py": "", "pkg/a.py": f"{PY_HEADER}\n"})
+    assert run(WRITE, claude_write(root, "pkg/b.py", "x = 1\n")) == {
+        "path": "pkg/b.py",
+        "header": PY_HEADER,
+    }
+
+
 def test_new_file_with_a_header_after_a_shebang_is_silent(tmp_path: Path) -> None:
     root = git_project(tmp_path / "p", {"src/a.py": f"#!/usr/bin/env python3\n{PY_HEADER}\n"})
     content = f"#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n{PY_HEADER}\nx = 1\n"

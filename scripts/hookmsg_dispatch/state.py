@@ -13,18 +13,17 @@ from __future__ import annotations
 
 import json
 import os
-import re
-from contextlib import contextmanager, suppress
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from contextlib import suppress
 
+TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from typing import Any, Callable, TypeVar
 
-T = TypeVar("T")
+    T = TypeVar("T")
 
 # A state file larger than this is not ours (or is damaged): it is started afresh.
 MAX_STATE_BYTES = 1 << 16
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 
 
 def state_dir(environ: dict[str, str] | None = None) -> str:
@@ -48,7 +47,7 @@ def state_dir(environ: dict[str, str] | None = None) -> str:
 
 def session_file_name(session_id: str) -> str:
     """A safe file stem for a session id: its safe characters, plus a digest when any changed."""
-    safe = _UNSAFE.sub("_", session_id)[:80].lstrip(".")
+    safe = "".join(c if c in _SAFE else "_" for c in session_id[:80]).lstrip(".")
     if safe == session_id and safe:
         return safe
     import hashlib
@@ -71,14 +70,15 @@ def ensure_dir(folder: str) -> str:
     return folder
 
 
-@contextmanager
-def _locked(path: str) -> Iterator[None]:
+def _open_locked(path: str) -> int:
+    """A descriptor of the lock file, holding its exclusive lock (closing it releases)."""
     descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         _lock(descriptor)
-        yield
-    finally:
-        os.close(descriptor)  # closing releases the lock
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return descriptor
 
 
 def _lock(descriptor: int) -> None:
@@ -134,10 +134,13 @@ def update(
     where = ensure_dir(folder if folder is not None else state_dir())
     stem = session_file_name(session_id)
     path = os.path.join(where, stem + ".json")
-    with _locked(os.path.join(where, stem + ".lock")):
+    lock = _open_locked(os.path.join(where, stem + ".lock"))
+    try:
         value = _read(path)
         result = change(value)
         _write(where, path, value)
+    finally:
+        os.close(lock)
     return result
 
 

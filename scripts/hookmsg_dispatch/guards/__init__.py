@@ -9,11 +9,12 @@ imported only when the call needs it, and compiles only the patterns it uses.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+import sys
 
+TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import Any
 
     from hookmsg_dispatch.call import Call
 
@@ -49,9 +50,9 @@ def evaluate(
     module_name = DETECTORS.get(detector)
     if module_name is None:
         raise ValueError(f"unknown detector {detector!r}")
-    if module_name == "compaction":
-        module = importlib.import_module("hookmsg_dispatch.compaction")
-    else:
-        module = importlib.import_module(f"hookmsg_dispatch.guards.{module_name}")
-    found: dict[str, str] | None = module.detect(detector, call, data, root)
+    # The compaction condition is a dispatcher module of its own; the guards live here.
+    package = "hookmsg_dispatch" if module_name == "compaction" else __name__
+    qualified = f"{package}.{module_name}"
+    __import__(qualified)  # builtin: no importlib import on the hook's start-up path
+    found: dict[str, str] | None = sys.modules[qualified].detect(detector, call, data, root)
     return found

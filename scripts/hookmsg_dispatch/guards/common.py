@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any
-
 from hookmsg_dispatch.project import Project
 
+TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
     from re import Pattern
+    from typing import Any
 
     from hookmsg_dispatch.call import Call, FileChange
 
@@ -21,11 +20,19 @@ MAX_VALUE = 160
 _compiled: dict[tuple[str, int], Pattern[str]] = {}
 
 
-def pattern(source: str, flags: int = re.MULTILINE) -> Pattern[str]:
-    """A regular expression from the catalogue data, compiled once, when first needed."""
+MULTILINE = 8  # re.MULTILINE, without importing `re` before a pattern is needed
+
+
+def pattern(source: str, flags: int = MULTILINE) -> Pattern[str]:
+    """A regular expression from the catalogue data, compiled once, when first needed.
+
+    `re` itself is imported here, lazily: a call that needs no pattern never loads it.
+    """
     key = (source, flags)
     found = _compiled.get(key)
     if found is None:
+        import re
+
         found = _compiled[key] = re.compile(source, flags)
     return found
 

@@ -9,11 +9,8 @@ file on disk is "before"; for an edit the file on disk with the edit applied is 
 
 from __future__ import annotations
 
-import fnmatch
 import os
-from typing import TYPE_CHECKING, Any
 
-from hookmsg_dispatch.guards import manifests
 from hookmsg_dispatch.guards.common import (
     MAX_READ_BYTES,
     number,
@@ -23,17 +20,29 @@ from hookmsg_dispatch.guards.common import (
 )
 from hookmsg_dispatch.guards.patch import patched_text
 
+TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import Any
 
     from hookmsg_dispatch.call import Call, FileChange
+    from hookmsg_dispatch.guards.manifests import Entries
     from hookmsg_dispatch.project import Project
 
 LOCKFILE_CHANGE = "lockfile edited by hand"
 
 
+def glob_match(name: str, glob: str) -> bool:
+    """fnmatch's case-sensitive match; `fnmatch` (and `re`) load only for a glob with `*?[`."""
+    if not any(char in glob for char in "*?["):
+        return name == glob
+    import fnmatch
+
+    return fnmatch.fnmatchcase(name, glob)
+
+
 def _matches(name: str, globs: list[str]) -> bool:
-    return any(fnmatch.fnmatchcase(name, glob) for glob in globs)
+    return any(glob_match(name, glob) for glob in globs)
 
 
 def _texts(
@@ -56,7 +65,7 @@ def _texts(
     return change.before or "", change.after, False
 
 
-def describe(before: manifests.Entries, after: manifests.Entries) -> list[str]:
+def describe(before: Entries, after: Entries) -> list[str]:
     """What changed, in the file's order: `name` old → new, added, removed."""
     changes = []
     for key, (name, spec) in after.items():
@@ -71,6 +80,8 @@ def describe(before: manifests.Entries, after: manifests.Entries) -> list[str]:
 def _manifest_change(
     kind: str, call: Call, project: Project, relative: str, change: FileChange
 ) -> list[str]:
+    from hookmsg_dispatch.guards import manifests  # `re` and `json`: only for a manifest
+
     reader = manifests.READERS.get(kind)
     if reader is None:
         return []
@@ -83,7 +94,7 @@ def _manifest_change(
     return _diff(manifests.fragment(kind, before), manifests.fragment(kind, after))
 
 
-def _diff(before: manifests.Entries, after: manifests.Entries) -> list[str]:
+def _diff(before: Entries, after: Entries) -> list[str]:
     return describe(before, after) if before != after else []
 
 
@@ -95,7 +106,7 @@ def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dic
         name = relative.rsplit("/", 1)[-1]
         if _matches(name, lockfiles):
             return {"path": relative, "change": LOCKFILE_CHANGE}
-        kind = next((k for glob, k in kinds.items() if fnmatch.fnmatchcase(name, glob)), None)
+        kind = next((k for glob, k in kinds.items() if glob_match(name, glob)), None)
         if kind is None:
             continue
         found = _manifest_change(kind, call, project, relative, change)

@@ -9,8 +9,6 @@ Only the patterns of the one language in play are compiled.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from hookmsg_dispatch.guards.common import (
     MAX_READ_BYTES,
     extension,
@@ -19,8 +17,10 @@ from hookmsg_dispatch.guards.common import (
     table,
 )
 
+TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import Any
 
     from hookmsg_dispatch.call import Call, FileChange
     from hookmsg_dispatch.project import Project

@@ -10,12 +10,13 @@ line after a shebang and an encoding declaration.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
 
 from hookmsg_dispatch.guards.common import extension, number, pattern, project_changes, table
 
+TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import Any
 
     from hookmsg_dispatch.call import Call, FileChange
     from hookmsg_dispatch.project import Project
@@ -70,14 +71,14 @@ def _siblings(project: Project, folder: str, ext: str, exclude: str) -> list[str
 def _sibling_header(
     project: Project, relative: str, kind: tuple[str, str, str], levels: int
 ) -> str | None:
-    """The header line of the nearest sibling of the same kind; None if it has none or there
-    is no such sibling up to the project root."""
+    """The header line of the nearest non-empty sibling of the same kind; None if it has
+    none or there is no such sibling up to the project root."""
     ext, prefix, header = kind
     folder = relative.rsplit("/", 1)[0] if "/" in relative else ""
     for _ in range(levels + 1):
         for sibling in _siblings(project, folder, ext, relative):
             text = project.head(sibling, _HEAD_BYTES)
-            if text is not None:
+            if text is not None and text.strip():  # an empty file (`__init__.py`) tells nothing
                 return leading_header(text, prefix, header)
         if not folder:
             return None

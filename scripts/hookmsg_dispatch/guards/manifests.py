@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Callable
 
+TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from typing import Callable
 
 Entries = dict[str, tuple[str, str]]
 

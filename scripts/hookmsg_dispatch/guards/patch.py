@@ -8,7 +8,9 @@ with ` ` (context), `-` (removed) or `+` (added), and `*** End Patch`.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 _FILE_MARKERS = ("*** Add File: ", "*** Delete File: ", "*** Update File: ")
 

@@ -10,9 +10,6 @@ e.g. "git push".
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any
-
 from hookmsg_dispatch.guards.common import (
     MAX_READ_BYTES,
     cap,
@@ -23,8 +20,10 @@ from hookmsg_dispatch.guards.common import (
     table,
 )
 
+TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import Any
 
     from hookmsg_dispatch.call import Call
     from hookmsg_dispatch.project import Project
@@ -46,6 +45,8 @@ def plan_in_force(project: Project, locations: list[str]) -> tuple[str, str] | N
 
 def names_path(plan: str, path: str) -> bool:
     """Does the plan text name `path` as a path (not as part of a longer one)?"""
+    import re
+
     regex = r"(?<![\w./-])(?:\./)?" + re.escape(path) + r"(?:/\**)?(?![\w./-])"
     return re.search(regex, plan) is not None
 
@@ -57,6 +58,8 @@ def covered(plan: str, relative: str) -> bool:
 
 
 def names_command(plan: str, name: str) -> bool:
+    import re
+
     words = [re.escape(word) for word in name.split()]
     regex = r"(?<![\w-])" + r"\s+".join(words) + r"(?![\w-])"
     return re.search(regex, plan, re.IGNORECASE) is not None

@@ -8,12 +8,12 @@ options make a question a choice, 2).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from hookmsg_dispatch.guards.common import cap, number
 
+TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import Any
 
     from hookmsg_dispatch.call import Call
 
