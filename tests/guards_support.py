@@ -57,7 +57,10 @@ def claude_write(cwd: Path, path: str, content: str) -> Call:
     )
 
 
-def claude_edit(cwd: Path, path: str, old: str, new: str) -> Call:
+def claude_edit(cwd: Path, path: str, old: str, new: str, *, replace_all: bool = False) -> Call:
+    tool_input: dict[str, Any] = {"file_path": path, "old_string": old, "new_string": new}
+    if replace_all:
+        tool_input["replace_all"] = True
     return Call(
         event="PreToolUse",
         harness="claude",
@@ -65,7 +68,7 @@ def claude_edit(cwd: Path, path: str, old: str, new: str) -> Call:
         session_id="s1",
         tool="Edit",
         changes=(FileChange(path=path, after=new, before=old, created=False),),
-        tool_input={"file_path": path, "old_string": old, "new_string": new},
+        tool_input=tool_input,
     )
 
 

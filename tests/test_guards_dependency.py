@@ -155,3 +155,11 @@ def test_a_link_out_of_the_project_is_outside(tmp_path: Path) -> None:
     outside.mkdir()
     (root / "vendor").symlink_to(outside)
     assert run(claude_write(root, "vendor/package-lock.json", "{}")) is None
+
+
+def test_replace_all_edits_are_applied_everywhere(tmp_path: Path) -> None:
+    root = git_project(tmp_path / "p", {"requirements.txt": "a==1\nb==1\n"})
+    call = claude_edit(root, "requirements.txt", "==1", "==2")
+    assert run(call) == {"path": "requirements.txt", "change": "`a` ==1 → ==2"}
+    every = claude_edit(root, "requirements.txt", "==1", "==2", replace_all=True)
+    assert run(every) == {"path": "requirements.txt", "change": "`a` ==1 → ==2; `b` ==1 → ==2"}

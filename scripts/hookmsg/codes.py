@@ -416,12 +416,6 @@ _RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "U007",
-        "A wired guard has no table in `catalog/guards.toml`, so nothing detects it.",
-        "Add its table with a `detector` and that detector's data.",
-        "`pretooluse-eval-guard` wired, no `[pretooluse-eval-guard]`",
-    ),
-    Rule(
-        "U008",
         "A guard's data refers to something that does not exist (a tool or a language).",
         "Name a registry tool and a language defined in the same table.",
         '`[...commands] Bash = "sh"` with no `languages.sh`',

@@ -53,7 +53,8 @@ def _texts(
     if change.created or (change.created is None and change.before is None):
         return disk or "", change.after, True
     if disk is not None and change.before and change.before in disk:
-        return disk, disk.replace(change.before, change.after, 1), True
+        every = isinstance(call.tool_input, dict) and call.tool_input.get("replace_all") is True
+        return disk, disk.replace(change.before, change.after, -1 if every else 1), True
     full = os.path.join(project.root, *relative.split("/"))
     patched = patched_text(
         call.tool_input,
