@@ -36,12 +36,14 @@ from hookmsg.declared import (  # noqa: E402 (needs the path above)
     MESSAGES,
     NOT_RUN_BY_GENERATORS,
     OUTPUTS,
+    SOURCED,
     OutputSpec,
     survey,
 )
 from hookmsg.errors import HookmsgError  # noqa: E402
 from hookmsg.project import registration_files  # noqa: E402
 from hookmsg.settings import checked_settings  # noqa: E402
+from hookmsg.sourcefiles import sourced_files  # noqa: E402 (standard library only)
 
 DOIT_CONFIG: dict[str, Any] = {
     "default_tasks": ["validate", *(spec.task for spec in OUTPUTS)],
@@ -129,6 +131,8 @@ MESSAGE_FILES = sorted(
 )
 CATALOG = {name: f"{CATALOG_DIR}/{name}" for name in CATALOG_FILES}
 REGISTRATIONS = registration_files(ROOT, SETTINGS)
+# The skill and command files that the skill catalogue's `[[sources]]` name.
+SOURCED_FILES = sourced_files(ROOT, ROOT / CATALOG["skills.toml"])
 
 
 def _files_of(spec: OutputSpec) -> list[str]:
@@ -164,13 +168,19 @@ def _code(task: str) -> list[str]:
 def _inputs(spec: OutputSpec) -> list[str]:
     found: list[str] = []
     for source in spec.reads:
-        found += MESSAGE_FILES if source == MESSAGES else [CATALOG[source]]
+        if source == MESSAGES:
+            found += MESSAGE_FILES
+        elif source == SOURCED:
+            found += SOURCED_FILES
+        else:
+            found.append(CATALOG[source])
     return found
 
 
 def _settings_and_names(**extra: str) -> Any:
     # Settings are not files; and doit does not rerun a task when a file_dep is
-    # removed, so the list of message files is part of the configuration too.
+    # removed (nor when a new file appears in a folder), so the lists of message files
+    # and of sourced skill and command files are part of the configuration too.
     # One config_changed per task: doit stores them all under a single key.
     return config_changed({"settings": SETTINGS, "messages": MESSAGE_FILES, **extra})
 
@@ -267,7 +277,7 @@ def task_validate() -> dict[str, Any]:
     """Check every message, the catalogue, every Bindings-named path and the generated folder."""
     return {
         "actions": [(_validate, [])],
-        "file_dep": [*MESSAGE_FILES, *CATALOG.values(), *_code("validate")],
+        "file_dep": [*MESSAGE_FILES, *CATALOG.values(), *SOURCED_FILES, *_code("validate")],
         "uptodate": [_settings_and_names(), BINDINGS_UNCHANGED, NOTHING_REFUSED],
         "verbosity": 2,
     }

@@ -18,8 +18,10 @@ from pathlib import Path
 # Build removes a stale file only if this list (or its own temporary-file pattern) names it.
 MANIFEST = "outputs.json"
 # Every catalogue file; `reads` entries name them, or "messages" (every message file).
-CATALOG_FILES = ("hooks.toml", "harnesses.toml", "skills.toml")
+CATALOG_FILES = ("hooks.toml", "harnesses.toml", "skills.toml", "guards.toml")
 MESSAGES = "messages"
+# The skill and command files named by the skill catalogue's `[[sources]]` tables.
+SOURCED = "sourced"
 
 
 class OutputSpec:
@@ -29,7 +31,7 @@ class OutputSpec:
     renders it ("module:function", called with the loaded workspace). A spec with
     `per_harness` set writes one file per harness registration instead (named
     `<harness id>/<registration file>`), rendered by that function with the harness id.
-    `reads` names the sources ("messages" or a catalogue file); every Bindings-named
+    `reads` names the sources ("messages", "sourced" or a catalogue file); every Bindings-named
     path is read by the validation that all tasks depend on. `code` lists the package
     modules and templates that only this generator runs; the rest are shared by all.
     """
@@ -60,7 +62,7 @@ OUTPUTS: tuple[OutputSpec, ...] = (
         "skill_index",
         "Render generated/skill-index.md from the skill catalogue.",
         {"skill-index.md": "hookmsg.outputs:render_skill_index_file"},
-        reads=("skills.toml", "hooks.toml"),
+        reads=("skills.toml", "hooks.toml", SOURCED),
     ),
     OutputSpec(
         "advisories",
@@ -76,7 +78,7 @@ OUTPUTS: tuple[OutputSpec, ...] = (
             "hook-message-inventory.md": "hookmsg.render.inventory:render_inventory_markdown",
             "hook-message-inventory.json": "hookmsg.render.inventory:render_inventory_json",
         },
-        reads=(MESSAGES, *CATALOG_FILES),
+        reads=(MESSAGES, *CATALOG_FILES, SOURCED),
         code=(
             "render/jsonout.py",
             "render/inventory.py",

@@ -1,12 +1,12 @@
 """The check's fast path: a cache of the last clean run, keyed by content hashes.
 
-A full check proves the tree clean; this module remembers the proof as one SHA-256
-over every input and output it depended on (the configuration, the messages, the
-catalogue, every file in the generated folder, every path a Bindings section names,
-the pipeline's own code and the versions of the libraries that parse and render).
-The next check with the same fingerprint answers "clean" without parsing anything or
-importing the heavy libraries. Only clean results are remembered, so a cache can only
-ever skip work, never hide a finding.
+A full check proves the tree clean; this module remembers the proof as one SHA-256 over
+every input and output it depended on (the configuration, the messages, the catalogue
+and the skill and command files it reads, every file in the generated folder, every path
+a Bindings section names, the pipeline's own code and the versions of the libraries that
+parse and render). The next check with the same fingerprint answers "clean" without
+parsing anything or importing the heavy libraries. Only clean results are remembered, so
+a cache can only ever skip work, never hide a finding.
 
 The cache lives outside the project (`$HOOKMSG_CACHE_DIR`, else `$XDG_CACHE_HOME/hookmsg`,
 else `~/.cache/hookmsg`), so the check still writes nothing into the tree.
@@ -31,9 +31,10 @@ from hookmsg import __version__
 from hookmsg.errors import HookmsgError
 from hookmsg.project import CATALOG_FILES, PYPROJECT
 from hookmsg.settings import checked_settings
+from hookmsg.sourcefiles import sourced_files
 
 PACKAGE = Path(__file__).resolve().parent
-LIBRARIES = ("markdown_it", "jinja2", "pydantic", "pydantic_core")
+LIBRARIES = ("markdown_it", "jinja2", "pydantic", "pydantic_core", "yaml")
 
 
 def enabled() -> bool:
@@ -146,6 +147,12 @@ def entries(root: Path, referenced: Iterable[str]) -> Entries:
         found["message:" + path.name] = _file_entry(path)
     for name in CATALOG_FILES:
         found["catalog:" + name] = _file_entry(root / settings["catalog"] / name)
+    # The skill and command files the catalogue's [[sources]] name, and their listing
+    # (a file added to or removed from a source folder changes the index).
+    sourced = sourced_files(root, root / settings["catalog"] / "skills.toml")
+    found["sourced-listing"] = ("\n".join(sourced), 0)
+    for text in sourced:
+        found["sourced:" + text] = _file_entry(root / text)
     generated = root / settings["generated"]
     found["generated-folder"] = _listing(generated)
     for line in found["generated-folder"][0].split("\n"):
