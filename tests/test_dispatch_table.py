@@ -1,0 +1,116 @@
+"""generated/dispatch-table.json: built from the registry, the harness catalogue and guards.toml."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from conftest import Result
+
+Cli = Callable[..., Result]
+
+TABLE = Path("generated") / "dispatch-table.json"
+
+
+def _table(project: Path) -> Any:
+    return json.loads((project / TABLE).read_text(encoding="utf-8"))
+
+
+def test_the_table_is_a_committed_output_that_check_guards(project: Path, cli: Cli) -> None:
+    assert cli("check").code == 0
+    (project / TABLE).write_text("{}\n", encoding="utf-8")
+    result = cli("check")
+    assert result.code == 1
+    assert "generated/dispatch-table.json:1:1: G002" in result.out + result.err
+
+
+def test_the_table_describes_every_message_and_contract(project: Path) -> None:
+    data = _table(project)
+    assert data["cap"] == 10_000
+    messages = data["messages"]
+    assert messages["sessionstart"] == {
+        "advisory": None,
+        "condition": None,
+        "file": "messages/sessionstart.md",
+        "kind": "context",
+        "placeholders": [],
+    }
+    guard = messages["pretooluse-dependency-guard"]
+    assert guard["kind"] == "guard"
+    assert guard["placeholders"] == ["path"]
+    assert "{{ path }}" in guard["advisory"]
+    assert messages["skill-index"]["kind"] == "context"
+    assert set(data["contracts"]) == {
+        "claude-code",
+        "codex",
+        "qwen-code",
+        "codebuddy",
+        "kiro",
+        "copilot",
+        "devin-local",
+        "cursor",
+    }
+    codex = data["contracts"]["codex"]
+    assert "Stop" not in codex["context_events"]
+    assert codex["patch_tools"] == ["apply_patch"]
+    qwen = data["contracts"]["qwen-code"]
+    assert (qwen["tools"]["write_file"], qwen["deny"]) == ("Write", True)
+    assert "PreToolUse" not in qwen["context_events"]
+    assert data["contracts"]["copilot"]["tools"]["create"] == "Write"
+
+
+def test_guards_toml_tables_become_conditions_verbatim(project: Path, cli: Cli) -> None:
+    (project / "catalog" / "guards.toml").write_text(
+        '[pretooluse-dependency-guard]\ndetector = "dependency"\nmanifests = ["package.json"]\n\n'
+        '[posttooluse-proactive-compaction]\ndetector = "compaction"\nthreshold = 0.7\n',
+        encoding="utf-8",
+    )
+    assert cli("build").code == 0
+    data = _table(project)
+    assert data["conditions"] == {
+        "pretooluse-dependency-guard": {"detector": "dependency", "manifests": ["package.json"]},
+        "posttooluse-proactive-compaction": {"detector": "compaction", "threshold": 0.7},
+    }
+    assert data["messages"]["pretooluse-dependency-guard"]["condition"] == "dependency"
+    assert data["messages"]["posttooluse-proactive-compaction"]["condition"] == "compaction"
+    assert data["messages"]["pretooluse-eval-guard"]["condition"] is None
+
+
+def test_a_contract_naming_an_unknown_event_or_tool_is_c005(project: Path, cli: Cli) -> None:
+    path = project / "catalog" / "harnesses.toml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace('bash = "Bash"', 'bash = "Shell"', 1)
+    text = text.replace('context_events = ["SessionStart"]', 'context_events = ["Start"]', 1)
+    path.write_text(text, encoding="utf-8")
+    result = cli("validate")
+    assert result.code == 1
+    out = result.out + result.err
+    assert "C005 harness 'copilot' contract names unknown tool 'Shell'" in out
+    assert "C005 harness 'cursor' contract names unknown event 'Start'" in out
+
+
+def test_harnesses_sharing_a_contract_must_agree(project: Path, cli: Cli) -> None:
+    path = project / "catalog" / "harnesses.toml"
+    text = path.read_text(encoding="utf-8")
+    first = text.index('id = "claude-code-plugin"')
+    head, tail = text[:first], text[first:]
+    tail = tail.replace("deny = true", "deny = false", 1)
+    path.write_text(head + tail, encoding="utf-8")
+    result = cli("validate")
+    assert result.code == 1
+    assert "C004 contract 'claude-code' is defined twice, differently" in result.out + result.err
+
+
+def test_a_registration_without_a_contract_is_c002(project: Path, cli: Cli) -> None:
+    path = project / "catalog" / "harnesses.toml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index('envelope = "additional_context"')  # Cursor's contract, the last one
+    text = text[:start].rstrip().removesuffix("[harnesses.contract]") + "\n"
+    path.write_text(text, encoding="utf-8")
+    result = cli("validate")
+    assert result.code == 1
+    assert "C002 harness 'cursor' has a registration but no [harnesses.contract]" in (
+        result.out + result.err
+    )
