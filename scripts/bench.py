@@ -184,7 +184,18 @@ def bench_dispatcher(tmp: Path, repeat: int) -> list[bool]:
     times = max(repeat * 3, 5)
     floor_command = [HOOK_PYTHON, "-c", "pass"]
     silent = _write_payload(project, "src/app.py", "print('hello')\n")
-    firing = _write_payload(project, "package.json", '{"scripts": {"x": "node -e eval(1)"}}')
+    # A dependency manifest holding an evaluation primitive: the dependency and eval guards.
+    firing = _write_payload(project, "setup.py", "version = eval(open('VERSION').read())\n")
+    done = subprocess.run(
+        [HOOK_PYTHON, script, "PreToolUse", *WRITE_SET],
+        input=firing,
+        capture_output=True,
+        env=ENV,
+        cwd=project,
+        check=False,
+    )
+    spoke = done.stdout.count(b"Full procedure:")
+    print(f"  note: {spoke} guards fire on the 'two guards fire' payload")
     cases = (
         ("dispatcher PreToolUse Write, guards silent", ["PreToolUse", *WRITE_SET], silent, 1.5),
         ("dispatcher PreToolUse Write, two guards fire", ["PreToolUse", *WRITE_SET], firing, 1.8),

@@ -221,3 +221,34 @@ def test_a_conditioned_context_message_speaks_only_when_its_condition_fires(
     with_guards(root, {name: {"detector": "first-path"}})  # silent: a Bash call writes no file
     ran = dispatch(root, "PostToolUse", name, payload=payload, env=env)
     assert (ran.code, ran.out, ran.err) == (0, b"", "")
+
+
+def test_a_payload_style_module_and_the_payload_argument(root: Path, env: Any) -> None:
+    """The xcsh path: no stdin (`--payload`), a payload read by its own module, `{"text": T}`."""
+    (root / "hooks" / "hookmsg_dispatch" / "demo.py").write_text(
+        "from hookmsg_dispatch.call import Call, FileChange\n\n"
+        "def build_call(payload, contract, harness, event):\n"
+        "    return Call(event, harness, tool='Write',\n"
+        "                changes=(FileChange(payload['where'], '', None, True),))\n",
+        encoding="utf-8",
+    )
+    with_guards(root, {DEPENDENCY: {"detector": "first-path"}})
+    data = table(root)
+    data["contracts"]["demo"] = {
+        "context_events": ["PostToolUse"],
+        "deny": False,
+        "envelope": "xcsh",
+        "event_names": {"PostToolUse": "tool_result"},
+        "patch_tools": [],
+        "payload": "demo",
+        "tools": {},
+    }
+    (root / "data" / "dispatch-table.json").write_text(json.dumps(data), encoding="utf-8")
+    argv = ["--contract", "demo", "--payload", json.dumps({"where": "Cargo.lock"})]
+    ran = dispatch(root, *argv, "PostToolUse", DEPENDENCY, payload=b"", env=env)
+    assert (ran.code, ran.err) == (0, "")
+    assert ran.json() == {
+        "text": _advisory(root, DEPENDENCY, path="Cargo.lock")
+        + "\n\n"
+        + _procedure(root, DEPENDENCY)
+    }

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -247,3 +249,33 @@ def test_the_table_is_read_even_when_guards_toml_data_is_odd(root: Path, env: An
     _no_block(ran)
     _one_line(ran, "pretooluse-dependency-guard")
     assert _context(ran) == delivered(root, "pretooluse-write")
+
+
+def test_nothing_is_imported_from_the_opened_project(root: Path, env: Any, tmp_path: Path) -> None:
+    """Run as `python -c BOOT` without -I, so the working directory is on sys.path."""
+    from dispatch_support import BOOT
+
+    project = tmp_path / "project"
+    (project / "hookmsg_dispatch").mkdir(parents=True)
+    marker = tmp_path / "imported"
+    hostile = f"open({str(marker)!r}, 'a').write(__name__ + '\\n')\n"
+    for name in (
+        "_json.py",
+        "json.py",
+        "hookmsg_dispatch/__init__.py",
+        "hookmsg_dispatch/guards.py",
+    ):
+        (project / name).write_text(hostile, encoding="utf-8")
+    with_guards(root, {"pretooluse-dependency-guard": {"detector": "first-path"}})
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", BOOT, str(root / "hooks" / "dispatch.py"), *WRITE],
+        input=json.dumps(_write_payload()).encode(),
+        capture_output=True,
+        cwd=project,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert not marker.exists(), marker.read_text(encoding="utf-8")
+    assert "src/app.py" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]

@@ -114,3 +114,32 @@ def test_a_registration_without_a_contract_is_c002(project: Path, cli: Cli) -> N
     assert "C002 harness 'cursor' has a registration but no [harnesses.contract]" in (
         result.out + result.err
     )
+
+
+def test_the_install_root_holds_the_dispatcher_package_with_its_subpackages() -> None:
+    from conftest import REPO
+    from hookmsg.install_root import dispatcher_files
+
+    found = dispatcher_files()
+    package = REPO / "scripts" / "hookmsg_dispatch"
+    expected = {
+        f"hooks/hookmsg_dispatch/{path.relative_to(package).as_posix()}": path.read_bytes()
+        for path in package.rglob("*.py")
+        if "__pycache__" not in path.parts and path.name != "entry.py"
+    }
+    expected["hooks/dispatch.py"] = (package / "entry.py").read_bytes()
+    assert found == expected
+
+
+def test_dispatcher_sources_include_subpackages_and_skip_caches(tmp_path: Path) -> None:
+    from hookmsg.install_root import _sources
+
+    (tmp_path / "guards" / "__pycache__").mkdir(parents=True)
+    (tmp_path / "main.py").write_text("a", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("b", encoding="utf-8")
+    (tmp_path / "guards" / "__init__.py").write_text("c", encoding="utf-8")
+    (tmp_path / "guards" / "__pycache__" / "x.py").write_text("d", encoding="utf-8")
+    assert _sources(tmp_path, "hooks/p") == {
+        "hooks/p/guards/__init__.py": b"c",
+        "hooks/p/main.py": b"a",
+    }

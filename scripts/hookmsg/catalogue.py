@@ -143,7 +143,8 @@ class Contract(_Strict):
     `additional-context` = top-level `additionalContext`; `additional_context` = top-level
     `additional_context`; `text` = the text itself on stdout; `xcsh` = `{"text": T}`, read by the
     generated xcsh module. `payload`: `claude` (snake_case
-    keys as Claude Code sends them) or `copilot` (camelCase keys, `toolArgs`, `toolResult`).
+    keys as Claude Code sends them), `copilot` (camelCase keys, `toolArgs`, `toolResult`) or
+    `xcsh` (the generated xcsh module's payload, read by `hookmsg_dispatch/xcsh.py`).
     `context_events`: the registry events whose context this harness shows the model (an event
     registered only for its side effects is left out). `deny`: a PreToolUse deny decision is
     honoured. `tools`: tool names seen in payloads, beyond the matcher names in [harnesses.tools],
@@ -151,7 +152,7 @@ class Contract(_Strict):
     """
 
     envelope: EnvelopeStyle
-    payload: Literal["claude", "copilot"] = "claude"
+    payload: Literal["claude", "copilot", "xcsh"] = "claude"
     context_events: list[str] = Field(default_factory=list)
     deny: bool = False
     tools: dict[str, Annotated[str, StringConstraints(min_length=1)]] = Field(default_factory=dict)

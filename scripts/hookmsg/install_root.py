@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from importlib.resources import files
+from importlib.resources.abc import Traversable
 
 from hookmsg.outputs import render_outputs
 from hookmsg.workspace import Workspace
@@ -24,13 +25,23 @@ ENTRY_MODULE = "entry.py"  # shipped as hooks/dispatch.py, not inside the packag
 TABLE = "dispatch-table.json"
 
 
+def _sources(folder: Traversable, prefix: str) -> dict[str, bytes]:
+    """Every `.py` file under `folder`, subpackages included, by its path under `prefix`."""
+    found: dict[str, bytes] = {}
+    for item in sorted(folder.iterdir(), key=lambda entry: entry.name):
+        if item.is_dir() and item.name != "__pycache__":
+            found.update(_sources(item, f"{prefix}/{item.name}"))
+        elif item.is_file() and item.name.endswith(".py"):
+            found[f"{prefix}/{item.name}"] = item.read_bytes()
+    return found
+
+
 def dispatcher_files() -> dict[str, bytes]:
     """The dispatcher's sources, read from the installed package (a checkout or a wheel)."""
     package = files(DISPATCHER_PACKAGE)
     found = {"hooks/dispatch.py": package.joinpath(ENTRY_MODULE).read_bytes()}
-    for item in sorted(package.iterdir(), key=lambda entry: entry.name):
-        if item.is_file() and item.name.endswith(".py") and item.name != ENTRY_MODULE:
-            found[f"hooks/{DISPATCHER_PACKAGE}/{item.name}"] = item.read_bytes()
+    found.update(_sources(package, f"hooks/{DISPATCHER_PACKAGE}"))
+    found.pop(f"hooks/{DISPATCHER_PACKAGE}/{ENTRY_MODULE}")
     return found
 
 

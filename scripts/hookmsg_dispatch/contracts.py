@@ -9,6 +9,8 @@ becomes `other:<name>`), and the tools whose `tool_input.command` holds a patch 
 
 from __future__ import annotations
 
+import sys
+
 from hookmsg_dispatch.call import Call, FileChange
 
 TYPE_CHECKING = False
@@ -125,8 +127,19 @@ def _cwd(payload: Mapping[str, Any]) -> str:
 def build_call(
     payload: Mapping[str, Any], contract: Mapping[str, Any], harness: str, event: str
 ) -> Call:
-    """The registry-vocabulary view of one payload. Never raises on odd values."""
-    camel = contract.get("payload") == "copilot"
+    """The registry-vocabulary view of one payload. Never raises on odd values.
+
+    A payload style other than `claude` and `copilot` is read by the module of that name
+    in this package (`xcsh`: `hookmsg_dispatch/xcsh.py`), through its own `build_call`.
+    """
+    style = contract.get("payload", "claude")
+    if style not in ("claude", "copilot"):
+        module = f"hookmsg_dispatch.{style}"
+        __import__(module)  # builtin: no importlib on the start-up path
+        reader: Any = sys.modules[module].build_call
+        call: Call = reader(payload, contract, harness, event)
+        return call
+    camel = style == "copilot"
     name_key, input_key, response_key = (
         ("toolName", "toolArgs", "toolResult")
         if camel

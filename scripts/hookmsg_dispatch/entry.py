@@ -12,8 +12,12 @@ import sys
 if __name__ == "__main__":
     try:
         _here = os.path.dirname(os.path.abspath(__file__))
-        if sys.path[:1] != [_here]:
-            sys.path.insert(0, _here)
+        # Never import from the opened project: drop the working directory, which `-c`
+        # puts first on sys.path before Python 3.11's -P (or -I) leaves it out.
+        _cwd = os.getcwd()
+        sys.path[:] = [_here] + [
+            _p for _p in sys.path if _p not in ("", ".") and os.path.abspath(_p) != _cwd
+        ]
         from hookmsg_dispatch.main import run
 
         run(sys.argv[1:], root=os.path.dirname(_here))

@@ -1,6 +1,6 @@
 """The dispatcher's command line: one payload in, at most one envelope out, exit 0 always.
 
-    dispatch.py [--contract ID] [--strict] <Event> [<message> ...]
+    dispatch.py [--contract ID] [--strict] [--payload JSON] <Event> [<message> ...]
 
 `Event` is the registry's event name. Messages are evaluated in the order given: a
 context message delivers its text (a conditioned one only when its condition fires); a
@@ -38,23 +38,32 @@ class Usage(Exception):
     """The command line is wrong: nothing can be delivered."""
 
 
-def _arguments(argv: Sequence[str], environ: Mapping[str, str]) -> tuple[str, bool, str, list[str]]:
-    contract = DEFAULT_CONTRACT
-    strict = environ.get("HOOKMSG_STRICT", "") == "1"
-    rest = list(argv)
-    while rest and rest[0].startswith("--"):
-        option = rest.pop(0)
-        if option == "--strict":
-            strict = True
-        elif option == "--contract" and rest:
-            contract = rest.pop(0)
-        elif option.startswith("--contract="):
-            contract = option.split("=", 1)[1]
-        else:
-            raise Usage(f"unknown option '{option}'")
-    if not rest:
-        raise Usage("no event given")
-    return contract, strict, rest[0], rest[1:]
+class Arguments:
+    """The parsed command line."""
+
+    def __init__(self, argv: Sequence[str], environ: Mapping[str, str]) -> None:
+        self.contract = DEFAULT_CONTRACT
+        self.strict = environ.get("HOOKMSG_STRICT", "") == "1"
+        # The payload as an argument, for a harness that gives its hooks no stdin (xcsh).
+        self.payload: str | None = None
+        rest = list(argv)
+        while rest and rest[0].startswith("--"):
+            option = rest.pop(0)
+            name, equals, value = option.partition("=")
+            if option == "--strict":
+                self.strict = True
+            elif name in ("--contract", "--payload") and (equals or rest):
+                value = value if equals else rest.pop(0)
+                if name == "--contract":
+                    self.contract = value
+                else:
+                    self.payload = value
+            else:
+                raise Usage(f"unknown option '{option}'")
+        if not rest:
+            raise Usage("no event given")
+        self.event = rest[0]
+        self.names = rest[1:]
 
 
 def _read(path: str, limit: int) -> bytes:
@@ -65,10 +74,10 @@ def _read(path: str, limit: int) -> bytes:
     return data
 
 
-def _payload(stdin: BinaryIO) -> dict[str, Any]:
+def _payload(stdin: BinaryIO, given: str | None) -> dict[str, Any]:
     from hookmsg_dispatch.jsonio import loads
 
-    raw = stdin.read(MAX_PAYLOAD + 1)
+    raw = stdin.read(MAX_PAYLOAD + 1) if given is None else given.encode("utf-8", "replace")
     if len(raw) > MAX_PAYLOAD:
         raise ValueError(f"the payload is larger than {MAX_PAYLOAD} bytes")
     if not raw.strip():
@@ -140,7 +149,7 @@ class Dispatch:
         data = self.table.get("conditions", {}).get(name, {})
         try:
             found = evaluate(detector, self.call(), data, self.root)
-        except Exception as error:
+        except (Exception, SystemExit) as error:
             self.problems.append(f"{name}: the {detector} detector failed ({_brief(error)})")
             return None
         if found is not None and not isinstance(found, dict):
@@ -228,7 +237,8 @@ def dispatch(
     """The bytes to write on stdout (empty: nothing). Appends every failure to `problems`."""
     from hookmsg_dispatch.jsonio import loads
 
-    contract_id, strict, event, names = _arguments(argv, environ)
+    arguments = Arguments(argv, environ)
+    contract_id, strict, event = arguments.contract, arguments.strict, arguments.event
     try:
         table = loads(_read(os.path.join(root, TABLE), 64 * 1024 * 1024).decode("utf-8"))
         if not isinstance(table.get("contracts"), dict) or not isinstance(
@@ -243,7 +253,7 @@ def dispatch(
     if event not in table.get("events", ()):
         raise Usage(f"unknown event '{event}'")
     try:
-        payload: dict[str, Any] | None = _payload(stdin)
+        payload: dict[str, Any] | None = _payload(stdin, arguments.payload)
     except (OSError, ValueError, UnicodeDecodeError) as error:
         problems.append(f"unusable payload ({_brief(error)}); guards stay silent")
         payload = None
@@ -260,7 +270,7 @@ def dispatch(
         evaluate=evaluate,
     )
     try:
-        parts, fired = run.evaluate(names, guards_only=not delivered)
+        parts, fired = run.evaluate(arguments.names, guards_only=not delivered)
     finally:
         problems += run.problems
     from hookmsg_dispatch import envelope
