@@ -125,6 +125,7 @@ def make_corpus(root: Path, count: int) -> Path:
     return project
 
 
+HEADER = "# SPDX-License-Identifier: MIT"
 WRITE_SET = (
     "pretooluse-write",
     "pretooluse-write-header-guard",
@@ -168,11 +169,16 @@ def install_root(tmp: Path) -> Path:
 
 def bench_dispatcher(tmp: Path, repeat: int) -> list[bool]:
     root = install_root(tmp)
-    project = tmp / "project"  # a git-less folder: nothing for plan or header checks to find
-    project.mkdir()
+    # A git project whose Python files carry a licence header, with no plan in force.
+    project = tmp / "project"
+    (project / "src").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(project)], check=False, capture_output=True)
+    for name in ("models.py", "views.py"):
+        (project / "src" / name).write_text(f"{HEADER}\n\nVALUE = 1\n", "utf-8")
     ENV["HOOKMSG_HOOK_STATE_DIR"] = str(tmp / "state")
     script = str(root / "hooks" / "dispatch.py")
-    has_guards = (root / "hooks" / "hookmsg_dispatch" / "guards.py").is_file()
+    package = root / "hooks" / "hookmsg_dispatch"
+    has_guards = (package / "guards.py").is_file() or (package / "guards").is_dir()
     table = json.loads((root / "data" / "dispatch-table.json").read_text("utf-8"))
     detectors = sum(1 for name in WRITE_SET if table["messages"][name]["condition"])
     if not has_guards or detectors < 4:
@@ -183,19 +189,22 @@ def bench_dispatcher(tmp: Path, repeat: int) -> list[bool]:
         )
     times = max(repeat * 3, 5)
     floor_command = [HOOK_PYTHON, "-c", "pass"]
-    silent = _write_payload(project, "src/app.py", "print('hello')\n")
-    # A dependency manifest holding an evaluation primitive: the dependency and eval guards.
-    firing = _write_payload(project, "setup.py", "version = eval(open('VERSION').read())\n")
-    done = subprocess.run(
-        [HOOK_PYTHON, script, "PreToolUse", *WRITE_SET],
-        input=firing,
-        capture_output=True,
-        env=ENV,
-        cwd=project,
-        check=False,
-    )
-    spoke = done.stdout.count(b"Full procedure:")
-    print(f"  note: {spoke} guards fire on the 'two guards fire' payload")
+    silent = _write_payload(project, "src/app.py", f"{HEADER}\n\nprint('hello')\n")
+    # A new Python file without the header, holding an evaluation primitive: the write-header
+    # and eval guards.
+    firing = _write_payload(project, "src/app.py", "value = eval(input())\n")
+    spoke = []
+    for payload in (silent, firing):
+        done = subprocess.run(
+            [HOOK_PYTHON, script, "PreToolUse", *WRITE_SET],
+            input=payload,
+            capture_output=True,
+            env=ENV,
+            cwd=project,
+            check=False,
+        )
+        spoke.append(done.stdout.count(b"Full procedure:"))
+    print(f"  note: guards that spoke: {spoke[0]} on the silent payload, {spoke[1]} on the other")
     cases = (
         ("dispatcher PreToolUse Write, guards silent", ["PreToolUse", *WRITE_SET], silent, 1.5),
         ("dispatcher PreToolUse Write, two guards fire", ["PreToolUse", *WRITE_SET], firing, 1.8),

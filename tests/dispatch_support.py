@@ -127,21 +127,36 @@ def evaluate(detector, call, data, root):
     if detector == "values":
         return dict(data["values"])
     if detector == "first-path":
-        return {"path": call.changes[0].path} if call.changes else None
+        return fill(data, path=call.changes[0].path) if call.changes else None
     if detector == "command":
-        return {"command": call.command, "plan": "plans/p.md"} if call.command else None
+        return fill(data, command=call.command) if call.command else None
     return None
+
+
+def fill(data, **known):
+    # Every placeholder the message's Advisory has: the known ones, the rest "the <name>".
+    return {name: known.get(name, "the " + name) for name in data["placeholders"]}
 """
 
 
 def with_guards(root: Path, conditions: Mapping[str, Mapping[str, Any]]) -> None:
-    """Install the guards double and give each named message its condition."""
+    """Install the guards double (in place of the real guards) and give each named message
+    its condition."""
+    remove_guards(root)
     (root / "hooks" / "hookmsg_dispatch" / "guards.py").write_text(GUARDS_DOUBLE, encoding="utf-8")
     data = table(root)
     for name, condition in conditions.items():
-        data["conditions"][name] = dict(condition)
+        placeholders = data["messages"][name]["placeholders"]
+        data["conditions"][name] = {"placeholders": placeholders, **condition}
         data["messages"][name]["condition"] = condition["detector"]
     write_table(root, data)
+
+
+def remove_guards(root: Path) -> None:
+    """Take the guards away, whether a module (`guards.py`) or a package (`guards/`)."""
+    package = root / "hooks" / "hookmsg_dispatch"
+    shutil.rmtree(package / "guards", ignore_errors=True)
+    (package / "guards.py").unlink(missing_ok=True)
 
 
 def delivered(root: Path, name: str) -> str:

@@ -48,8 +48,9 @@ def env(tmp_path: Path) -> dict[str, str]:
 
 
 def _advisory(root: Path, name: str, **values: str) -> str:
-    template = table(root)["messages"][name]["advisory"]
-    return fill(template, values)
+    """The Advisory filled as the guards double fills it: unnamed placeholders "the <name>"."""
+    entry = table(root)["messages"][name]
+    return fill(entry["advisory"], {p: values.get(p, f"the {p}") for p in entry["placeholders"]})
 
 
 def _procedure(root: Path, name: str) -> str:
@@ -125,7 +126,9 @@ def test_codex_patch_paths_reach_the_guards(root: Path, env: Any) -> None:
 
 def test_placeholder_values_are_made_safe(root: Path, env: Any) -> None:
     hostile = "evil`rm -rf /`\u202e\u2066name\x00\x1b[31m\nnext line " + "x" * 500
-    with_guards(root, {DEPENDENCY: {"detector": "values", "values": {"path": hostile}}})
+    names = table(root)["messages"][DEPENDENCY]["placeholders"]
+    values = {name: hostile if name == "path" else "x" for name in names}
+    with_guards(root, {DEPENDENCY: {"detector": "values", "values": values}})
     payload = payload_fixtures("claude-code")["PreToolUse-Write"]
     ran = dispatch(root, "PreToolUse", "pretooluse-write", DEPENDENCY, payload=payload, env=env)
     text = ran.json()["hookSpecificOutput"]["additionalContext"]
@@ -186,9 +189,10 @@ def test_the_guard_seam_takes_a_test_double_in_process(root: Path) -> None:
 
     def evaluate(detector: str, call: Any, data: Any, where: str) -> dict[str, str] | None:
         calls.append((detector, call.tool, where))
-        return {"path": call.changes[0].path}
+        return dict.fromkeys(placeholders, call.changes[0].path)
 
     data = table(root)
+    placeholders = data["messages"][DEPENDENCY]["placeholders"]
     data["messages"][DEPENDENCY]["condition"] = "dependency"
     (root / "data" / "dispatch-table.json").write_text(json.dumps(data), encoding="utf-8")
     stdin = io.BytesIO(json.dumps(payload_fixtures("claude-code")["PreToolUse-Write"]).encode())

@@ -20,6 +20,7 @@ from dispatch_support import (
     delivered,
     dispatch,
     payload_fixtures,
+    remove_guards,
     table,
     with_guards,
     write_table,
@@ -188,7 +189,7 @@ def test_an_exception_inside_a_guard_silences_only_that_guard(root: Path, env: A
 
 def test_a_missing_guards_module_fails_open_per_message(root: Path, env: Any) -> None:
     with_guards(root, {"pretooluse-dependency-guard": {"detector": "first-path"}})
-    (root / "hooks" / "hookmsg_dispatch" / "guards.py").unlink()
+    remove_guards(root)
     ran = dispatch(root, *WRITE, payload=_write_payload(), env=env)
     _no_block(ran)
     _one_line(ran, "guards module")
@@ -241,6 +242,7 @@ def test_the_table_is_read_even_when_guards_toml_data_is_odd(root: Path, env: An
     data["conditions"]["pretooluse-dependency-guard"] = "not a table"
     data["messages"]["pretooluse-dependency-guard"]["condition"] = "first-path"
     write_table(root, data)
+    remove_guards(root)
     (root / "hooks" / "hookmsg_dispatch" / "guards.py").write_text(
         "def evaluate(detector, call, data, root):\n    return {'path': str(data.get('x'))}\n",
         encoding="utf-8",
