@@ -224,3 +224,12 @@ def test_call_records_are_frozen_values() -> None:
         "PreToolUse", "claude-code", tool="Edit", changes=(change,)
     )
     assert call != change
+
+
+def test_copilot_pretooluse_and_cursor_posttooluse() -> None:
+    shell = _call("copilot", "PreToolUse-bash")
+    assert (shell.tool, shell.command) == ("Bash", "git push --force origin main")
+    edit = _call("copilot", "PreToolUse-edit")
+    assert edit.changes == (FileChange("/home/dev/demo/src/app.py", "hi", "hello", False),)
+    cursor = _call("cursor", "PostToolUse-Shell")
+    assert (cursor.tool, cursor.command, cursor.cwd) == ("Bash", "npm test", "/home/dev/demo")

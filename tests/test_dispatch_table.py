@@ -89,7 +89,9 @@ def test_a_contract_naming_an_unknown_event_or_tool_is_c005(project: Path, cli: 
     path = project / "catalog" / "harnesses.toml"
     text = path.read_text(encoding="utf-8")
     text = text.replace('bash = "Bash"', 'bash = "Shell"', 1)
-    text = text.replace('context_events = ["SessionStart"]', 'context_events = ["Start"]', 1)
+    cursor = 'envelope = "additional_context"\ncontext_events = ["SessionStart"'
+    assert cursor in text
+    text = text.replace(cursor, cursor.replace('"SessionStart"', '"Start"'), 1)
     path.write_text(text, encoding="utf-8")
     result = cli("validate")
     assert result.code == 1
@@ -113,8 +115,10 @@ def test_harnesses_sharing_a_contract_must_agree(project: Path, cli: Cli) -> Non
 def test_a_registration_without_a_contract_is_c002(project: Path, cli: Cli) -> None:
     path = project / "catalog" / "harnesses.toml"
     text = path.read_text(encoding="utf-8")
-    start = text.index('envelope = "additional_context"')  # Cursor's contract, the last one
-    text = text[:start].rstrip().removesuffix("[harnesses.contract]") + "\n"
+    inside = text.index('envelope = "additional_context"')  # Cursor's contract
+    start = text.rindex("[harnesses.contract]", 0, inside)
+    end = text.find("\n[[harnesses]]", inside)
+    text = text[:start] + (text[end:] if end >= 0 else "")
     path.write_text(text, encoding="utf-8")
     result = cli("validate")
     assert result.code == 1
