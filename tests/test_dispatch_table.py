@@ -154,3 +154,21 @@ def test_dispatcher_sources_include_subpackages_and_skip_caches(tmp_path: Path) 
         "hooks/p/guards/__init__.py": b"c",
         "hooks/p/main.py": b"a",
     }
+
+
+def test_every_dispatcher_package_ships_in_the_wheel() -> None:
+    """install_root_files reads the dispatcher from the installed package: a subpackage
+    missing from [tool.setuptools] packages would be missing from an install root."""
+    import tomllib
+
+    from conftest import REPO
+
+    listed = set(
+        tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][
+            "packages"
+        ]
+    )
+    scripts = REPO / "scripts"
+    for init in (scripts / "hookmsg_dispatch").rglob("__init__.py"):
+        name = ".".join(init.parent.relative_to(scripts).parts)
+        assert name in listed, f"{name} is not in [tool.setuptools] packages"
