@@ -93,6 +93,13 @@ OUTPUTS: tuple[OutputSpec, ...] = (
         code=("render/inventory.py", "render/wiring.py", "templates/hook-wiring.md.j2"),
     ),
     OutputSpec(
+        "dispatch_table",
+        "Write generated/dispatch-table.json, the data the runtime dispatcher reads.",
+        {"dispatch-table.json": "hookmsg.render.dispatch_table:render_dispatch_table"},
+        reads=(MESSAGES, *CATALOG_FILES),
+        code=("render/dispatch_table.py",),
+    ),
+    OutputSpec(
         "registrations",
         "Generate every harness's hook registration file from the registry.",
         per_harness="hookmsg.outputs:render_registration_file",
@@ -109,6 +116,7 @@ OUTPUTS: tuple[OutputSpec, ...] = (
 # Package modules that no generator runs (the package task still depends on them).
 NOT_RUN_BY_GENERATORS = (
     "package.py",
+    "install_root.py",
     "commands/package.py",
     "commands/install_render.py",
     "commands/preview.py",

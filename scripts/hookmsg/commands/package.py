@@ -1,4 +1,4 @@
-"""`hookmsg package`: check, then write the reproducible release archive under `dist/`."""
+"""`hookmsg package`: check, then write the install root as a reproducible archive under `dist/`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hookmsg.commands.build import build
 from hookmsg.config import Project
 from hookmsg.content_version import content_version, is_dirty
 from hookmsg.errors import EXIT_OK, FindingsError, WriteError
-from hookmsg.outputs import Output, render_outputs, write_all
+from hookmsg.outputs import Output, write_all
 from hookmsg.package import build_archive, source_date_epoch
 from hookmsg.project import archive_name
 from hookmsg.report import note
@@ -28,14 +28,10 @@ def package(
         raise FindingsError(
             "package refused: `hookmsg check` fails (see its findings above); nothing was written"
         )
+    from hookmsg.install_root import install_root_files
+
     workspace = load_workspace(project)
-    generated = project.generated_dir
-    files = {
-        f"generated/{o.path.relative_to(generated).as_posix()}": o.content
-        for o in render_outputs(workspace)
-    }
-    for name, message in sorted(workspace.all_messages().items()):
-        files[f"delivered/{name}.md"] = (message.delivered + "\n").encode("utf-8")
+    files = install_root_files(workspace)
     archive = build_archive(files, source_date_epoch(project.root))
     label = content_version(project.root, version)
     if is_dirty(project.root):
