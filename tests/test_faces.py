@@ -327,3 +327,39 @@ def test_package_rejects_a_bad_source_date_epoch(
     result = cli("package")
     assert result.code == 2
     assert "SOURCE_DATE_EPOCH" in result.err
+
+
+def test_package_holds_only_what_the_check_validated(
+    project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A source edited after the check passed (here: a bidi override, D003) is never
+    archived: package notices that its inputs changed and writes nothing."""
+    import hookmsg.commands.package as command
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    real_build = command.build
+    stop = project / "messages/stop.md"
+
+    def check_then_edit(*args: object, **kwargs: object) -> int:
+        code = real_build(*args, **kwargs)  # type: ignore[arg-type]
+        text = stop.read_text(encoding="utf-8")
+        stop.write_text(text.replace("\n## Bindings", "\nA \u202e B.\n\n## Bindings"), "utf-8")
+        return code
+
+    monkeypatch.setattr(command, "build", check_then_edit)
+    result = cli("package", "--content-version", "1.0")
+    assert result.code == 1
+    assert "changed while it ran" in result.err
+    assert not (project / "dist").exists()
+
+
+def test_generated_folder_may_not_overlap_a_skill_source_folder(project: Path, cli: Cli) -> None:
+    with (project / "catalog/skills.toml").open("a", encoding="utf-8") as handle:
+        handle.write('\n[[sources]]\nkind = "skills"\npath = "skill-files"\n')
+    text = (project / "pyproject.toml").read_text(encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        text.replace('generated = "generated"', 'generated = "skill-files/out"'), encoding="utf-8"
+    )
+    result = cli("build")
+    assert result.code == 2
+    assert "K001" in result.err and "lies inside 'skill-files'" in result.err

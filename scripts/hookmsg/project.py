@@ -33,8 +33,11 @@ def registration_files(root: Path, settings: dict[str, Any]) -> list[str]:
     For doit's targets: a name outside the safe character sets is left out (validation
     reports it), so no path built from the catalogue can leave the generated folder.
     """
+    path = root / settings["catalog"] / "harnesses.toml"
     try:
-        with (root / settings["catalog"] / "harnesses.toml").open("rb") as handle:
+        if not path.is_file():
+            return []  # missing, a folder, or a FIFO that would block: validation reports it
+        with path.open("rb") as handle:
             data = tomllib.load(handle)
     except (OSError, tomllib.TOMLDecodeError, RecursionError, UnicodeDecodeError):
         return []

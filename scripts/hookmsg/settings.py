@@ -17,6 +17,7 @@ from typing import Any
 
 from hookmsg.errors import ConfigError
 from hookmsg.project import DEFAULTS, PYPROJECT, read_tool_table
+from hookmsg.sourcefiles import declared_sources, normalise
 
 PATH_KEYS = ("messages", "catalog", "generated")
 INT_KEYS = ("delivered-cap", "skill-index-budget", "max-file-bytes")
@@ -96,6 +97,9 @@ def generated_problem(root: Path, settings: dict[str, Any]) -> str | None:
     if generated == ".":
         return "is the project root itself; name a dedicated folder such as 'generated'"
     others = [posixpath.normpath(settings[k]) for k in ("messages", "catalog")]
+    # The skill and command folders that the skill catalogue's [[sources]] name.
+    catalogue = root / others[1] / "skills.toml"
+    others += [normalise(path) for _, path in declared_sources(catalogue)]
     for other in (*others, *PROTECTED):
         how = _overlap(generated, other)
         if how is not None:

@@ -8,12 +8,21 @@ from pathlib import Path
 from hookmsg.commands.build import build
 from hookmsg.config import Project
 from hookmsg.content_version import content_version, is_dirty
-from hookmsg.errors import EXIT_OK, FindingsError, WriteError
+from hookmsg.errors import EXIT_OK, FindingsError, HookmsgError, WriteError
+from hookmsg.fastcheck import Entries, entries
 from hookmsg.outputs import Output, write_all
 from hookmsg.package import build_archive, source_date_epoch
 from hookmsg.project import archive_name
 from hookmsg.report import note
 from hookmsg.workspace import load_workspace
+
+
+def _inputs(project: Project) -> Entries | None:
+    """Every input and output, bytes and change time (None if something cannot be read)."""
+    try:
+        return entries(project.root, [])
+    except (OSError, ValueError, HookmsgError):
+        return None
 
 
 def package(
@@ -24,6 +33,7 @@ def package(
     version: str | None = None,
     verbose: bool = False,
 ) -> int:
+    before = _inputs(project)
     if build(project, check=True, fmt=fmt) != EXIT_OK:
         raise FindingsError(
             "package refused: `hookmsg check` fails (see its findings above); nothing was written"
@@ -33,6 +43,12 @@ def package(
     workspace = load_workspace(project)
     files = install_root_files(workspace)
     archive = build_archive(files, source_date_epoch(project.root))
+    if before is None or _inputs(project) != before:
+        # The archive must hold exactly the bytes the check validated.
+        raise FindingsError(
+            "package refused: the sources or outputs changed while it ran; nothing was "
+            "written; run it again"
+        )
     label = content_version(project.root, version)
     if is_dirty(project.root):
         note("warning: the working tree has uncommitted changes; the archive holds them")
