@@ -149,7 +149,9 @@ def entries(root: Path, referenced: Iterable[str]) -> Entries:
         found["catalog:" + name] = _file_entry(root / settings["catalog"] / name)
     # The skill and command files the catalogue's [[sources]] name, and their listing
     # (a file added to or removed from a source folder changes the index).
-    sourced = sourced_files(root, root / settings["catalog"] / "skills.toml")
+    skills = root / settings["catalog"] / "skills.toml"
+    inside = os.path.realpath(skills).startswith(os.path.realpath(root) + os.sep)
+    sourced = sourced_files(root, skills) if inside else []  # never read outside the root
     found["sourced-listing"] = ("\n".join(sourced), 0)
     for text in sourced:
         found["sourced:" + text] = _file_entry(root / text)
@@ -234,20 +236,28 @@ def remember_clean(
         return
     paths = sorted(set(referenced))
     written = written or {}
-    seen = set(before.values())  # a named path is often a message or catalogue file
     with contextlib.suppress(OSError, ValueError, HookmsgError):
         after = entries(root, paths)
+        verified: set[str] = set()  # what the non-reference entries proved, by value
         for label, (value, ctime) in after.items():
+            if label.startswith("ref:"):
+                continue
             if label in written:
                 expected = hashlib.sha256(written[label]).hexdigest()
                 if not value.endswith(" " + expected):
-                    return
+                    return  # changed after this build wrote it
             elif label == "generated-folder":
                 continue  # a build changes it; compared with the outputs below
-            elif label in before:
+            elif before.get(label) != (value, ctime):
+                return  # written while the check ran
+            verified.add(value)
+        for label, (value, ctime) in after.items():
+            if not label.startswith("ref:") or value in verified:
+                continue  # a named message, catalogue file or output: proven above
+            if label in before:
                 if before[label] != (value, ctime):
-                    return  # written while the check ran
-            elif (value, ctime) not in seen and ctime >= _started(before):
+                    return
+            elif ctime >= _started(before):
                 return  # a newly named path, written after the check began
         if after["generated-folder"][0] != _expected_listing(produced):
             return  # a file appeared or went while the check ran

@@ -99,13 +99,14 @@ def generated_problem(root: Path, settings: dict[str, Any]) -> str | None:
     others = [posixpath.normpath(settings[k]) for k in ("messages", "catalog")]
     # The skill and command folders that the skill catalogue's [[sources]] name.
     catalogue = root / others[1] / "skills.toml"
-    others += [normalise(path) for _, path in declared_sources(catalogue)]
+    real_root = os.path.realpath(root)
+    if os.path.realpath(catalogue).startswith(real_root + os.sep):  # never read outside
+        others += [normalise(path) for _, path in declared_sources(catalogue)]
     for other in (*others, *PROTECTED):
         how = _overlap(generated, other)
         if how is not None:
             return f"{how}; the generated folder must be a dedicated folder of its own"
     folder = root / generated
-    real_root = os.path.realpath(root)
     if os.path.realpath(folder) != os.path.join(real_root, *generated.split("/")):  # noqa: PTH118
         return "goes through a symbolic link; it must be a real folder inside the root"
     if os.path.lexists(folder) and not folder.is_dir():
