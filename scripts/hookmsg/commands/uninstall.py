@@ -1,0 +1,46 @@
+"""`hookmsg uninstall --harness ID [--project DIR]`: take our entries out of the settings
+file; everything else stays as it was. The install root is left in place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hookmsg.config import Project
+from hookmsg.errors import EXIT_OK
+from hookmsg.installing.jsonfile import JsonRefusal
+from hookmsg.installing.merge import only_ours_left, remove
+from hookmsg.installing.target import (
+    checked_workspace,
+    find_harness,
+    read_settings,
+    refused,
+    remove_file,
+    safe_path,
+    say,
+    write_atomic,
+)
+from hookmsg.render.registrations import registration_data
+
+
+def uninstall(project: Project, harness_id: str, *, target: str | None = None) -> int:
+    target = safe_path("--project", target if target is not None else str(Path.cwd()))
+    workspace = checked_workspace(project)
+    harness, registry = find_harness(workspace, harness_id)
+    try:
+        settings = read_settings(harness, registry, target)
+    except JsonRefusal as error:
+        raise refused(error, "uninstall") from None
+    if settings.raw is None:
+        say(f"{settings.display}: absent; nothing to uninstall")
+        return EXIT_OK
+    left = remove(settings.document, settings.container, settings.script)
+    if left == settings.document:
+        say(f"{settings.display}: holds no hookmsg entries; nothing to uninstall")
+        return EXIT_OK
+    if only_ours_left(left, registration_data(harness, registry)):
+        remove_file(settings.path)
+        say(f"{settings.display}: removed (it held only hookmsg entries)")
+    else:
+        write_atomic(settings.path, settings.render(left))
+        say(f"{settings.display}: hookmsg entries removed; everything else kept")
+    return EXIT_OK
