@@ -586,3 +586,52 @@ def test_install_defaults_to_this_interpreter_and_the_working_directory(
     assert command.startswith('"/opt/py/bin/python3" -I -S -c ')
     assert f'"{data}/hookmsg/{__version__}/hooks/dispatch.py"' in command
     assert (data / "hookmsg" / __version__ / "manifest.json").is_file()
+
+
+def test_a_group_holding_our_handler_beside_the_users_keeps_the_users(
+    project: Path, cli: Cli, places: tuple[Path, Path]
+) -> None:
+    target, root = places
+    assert _install(cli, "claude-code-engine", target, root).code == 0
+    settings = target / ".claude" / "settings.json"
+    document = json.loads(settings.read_bytes())
+    group = document["hooks"]["Stop"][0]
+    mine = {"type": "command", "command": "echo my own stop hook"}
+    group["hooks"].insert(0, mine)  # the user added a handler of their own to our group
+    settings.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    assert _install(cli, "claude-code-engine", target, root).code == 0
+    again = json.loads(settings.read_bytes())
+    handlers = [h for g in again["hooks"]["Stop"] for h in g["hooks"]]
+    assert handlers.count(mine) == 1
+    assert len([h for h in handlers if is_ours(h, SCRIPT)]) == 1
+    assert cli("uninstall", "--harness", "claude-code-engine", "--project", str(target)).code == 0
+    left = json.loads(settings.read_bytes())
+    assert left == {"hooks": {"Stop": [{"hooks": [mine]}]}}
+
+
+def test_a_linked_settings_file_is_refused(
+    project: Path, cli: Cli, places: tuple[Path, Path], tmp_path: Path
+) -> None:
+    target, root = places
+    elsewhere = tmp_path / "dotfiles.json"
+    elsewhere.write_text("{}\n", encoding="utf-8")
+    (target / ".cursor").mkdir()
+    (target / ".cursor" / "hooks.json").symlink_to(elsewhere)
+    result = _install(cli, "cursor", target, root)
+    assert result.code == 1
+    assert [f.code for f in parse_findings(result.out)] == ["I005"]
+    assert elsewhere.read_text(encoding="utf-8") == "{}\n"
+    assert (target / ".cursor" / "hooks.json").is_symlink()
+
+
+def test_a_project_that_is_not_a_folder_is_a_usage_error(
+    project: Path, cli: Cli, places: tuple[Path, Path]
+) -> None:
+    target, root = places
+    for command in ("install", "verify", "uninstall"):
+        extra = ["--root", str(root)] if command == "install" else []
+        result = cli(command, "--harness", "kiro", "--project", str(target / "nope"), *extra)
+        assert result.code == 2, command
+        assert "is not a folder" in result.err
+    assert not (target / "nope").exists()
+    assert not root.exists()

@@ -324,7 +324,8 @@ def _check_skills(skills: SkillCatalogue, text: str, display: str) -> list[Diagn
 
 
 def _check_facts(harness: Harness, index: int, text: str, display: str) -> list[Diagnostic]:
-    """Every delivered event carries a fact with its evidence; no fact contradicts the lists."""
+    """Once a harness records facts, every delivered event carries one with its evidence;
+    no fact contradicts the event lists."""
     found = []
     for number, fact in enumerate(harness.facts):
         where = locate(text, ("harnesses", index, "facts", number))
@@ -364,7 +365,8 @@ def _check_facts(harness: Harness, index: int, text: str, display: str) -> list[
                 )
             )
     evidenced = {f.event for f in harness.facts if f.delivered}
-    for event in harness.events:
+    # A harness that records its facts records them all: each delivered event has one.
+    for event in harness.events if harness.facts else ():
         if event in EVENTS and event not in evidenced:
             found.append(
                 Diagnostic(

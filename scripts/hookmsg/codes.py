@@ -427,7 +427,7 @@ _RULES: tuple[Rule, ...] = (
 _RULES += (
     Rule(
         "I001",
-        "A harness delivers an event without a fact giving its evidence.",
+        "A harness that records facts delivers an event without a fact giving its evidence.",
         "Add a `[[harnesses.facts]]` entry with the event, `delivered = true` and `evidence`.",
         "`PostToolUse` under [harnesses.events] with no fact about it",
     ),

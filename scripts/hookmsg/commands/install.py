@@ -18,6 +18,7 @@ from hookmsg.installing.target import (
     diff,
     fill_tokens,
     find_harness,
+    project_folder,
     read_settings,
     refused,
     safe_path,
@@ -38,7 +39,7 @@ def install(
     strict: bool = False,
 ) -> int:
     root = safe_path("--root", root if root is not None else default_root())
-    target = safe_path("--project", target if target is not None else str(Path.cwd()))
+    target = project_folder(target)
     python = safe_path("--python", python if python is not None else sys.executable)
     workspace = checked_workspace(project)
     harness, registry = find_harness(workspace, harness_id)

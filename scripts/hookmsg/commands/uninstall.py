@@ -3,8 +3,6 @@ file; everything else stays as it was. The install root is left in place."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from hookmsg.config import Project
 from hookmsg.errors import EXIT_OK
 from hookmsg.installing.jsonfile import JsonRefusal
@@ -12,10 +10,10 @@ from hookmsg.installing.merge import only_ours_left, remove
 from hookmsg.installing.target import (
     checked_workspace,
     find_harness,
+    project_folder,
     read_settings,
     refused,
     remove_file,
-    safe_path,
     say,
     write_atomic,
 )
@@ -23,7 +21,7 @@ from hookmsg.render.registrations import registration_data
 
 
 def uninstall(project: Project, harness_id: str, *, target: str | None = None) -> int:
-    target = safe_path("--project", target if target is not None else str(Path.cwd()))
+    target = project_folder(target)
     workspace = checked_workspace(project)
     harness, registry = find_harness(workspace, harness_id)
     try:

@@ -15,9 +15,9 @@ from hookmsg.installing.target import (
     checked_workspace,
     fill_tokens,
     find_harness,
+    project_folder,
     read_settings,
     refused,
-    safe_path,
     say,
 )
 from hookmsg.render.registrations import registration_data
@@ -25,7 +25,7 @@ from hookmsg.report import emit
 
 
 def verify(project: Project, harness_id: str, *, target: str | None = None) -> int:
-    target = safe_path("--project", target if target is not None else str(Path.cwd()))
+    target = project_folder(target)
     workspace = checked_workspace(project)
     harness, registry = find_harness(workspace, harness_id)
     try:

@@ -87,11 +87,15 @@ def _replace(items: list[Any], new: list[Any], script: str) -> list[Any]:
     kept: list[Any] = []
     position: int | None = None
     for item in items:
-        if is_ours(item, script):
-            if position is None:
-                position = len(kept)
-        else:
+        if not is_ours(item, script):
             kept.append(item)
+            continue
+        handlers = item.get(HOOKS) if isinstance(item, dict) else None
+        if isinstance(handlers, list) and any(not is_ours(h, script) for h in handlers):
+            # A group that also holds someone else's handlers: keep it, without ours.
+            kept.append({**item, HOOKS: [h for h in handlers if not is_ours(h, script)]})
+        if position is None:
+            position = len(kept)
     if position is None:
         position = len(kept)
     return kept[:position] + new + kept[position:]

@@ -80,6 +80,14 @@ def safe_path(option: str, value: str) -> str:
     return value.rstrip("/") or "/"
 
 
+def project_folder(value: str | None) -> str:
+    """`--project` (default: the working directory): a safe path to an existing folder."""
+    folder = safe_path("--project", value if value is not None else str(Path.cwd()))
+    if not Path(folder).is_dir():
+        raise UsageError(f"--project '{folder}' is not a folder")
+    return folder
+
+
 @dataclass(frozen=True)
 class Settings:
     """The harness's settings file inside a project, as it is now."""
