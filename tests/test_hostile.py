@@ -694,7 +694,6 @@ C002_CASES: dict[str, CatalogueEdit] = {
     "skills-description-two-lines": _append(
         "skills.toml", NEW_SKILL + 'description = "one\\ntwo"\n', 'description = "one'
     ),
-    "skills-description-missing": _append("skills.toml", NEW_SKILL, "[[skills]]"),
     "skills-manual-as-string": _append(
         "skills.toml",
         NEW_SKILL.replace("= false", '= "no"') + 'description = "x"\n',
