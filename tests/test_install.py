@@ -448,6 +448,7 @@ def test_the_plugin_is_not_installed_into_a_project(
 HOSTILE_PATHS = {
     "option": "-cimport os;os.system('touch pwned')#",
     "relative": "hooks/root",
+    "drive-relative": "C:hooks",
     "tilde": "~/hookmsg",
     "dollar": "/opt/$(touch pwned)",
     "backtick": "/opt/`touch pwned`",
@@ -635,3 +636,19 @@ def test_a_project_that_is_not_a_folder_is_a_usage_error(
         assert "is not a folder" in result.err
     assert not (target / "nope").exists()
     assert not root.exists()
+
+
+def test_a_windows_path_with_forward_slashes_is_absolute(project: Path, cli: Cli) -> None:
+    result = cli(
+        "install-render",
+        "--harness",
+        "codex",
+        "--python",
+        "C:/Python312/python.exe",
+        "--root",
+        "D:/hookmsg/1.0",
+    )
+    assert result.code == 0, result.out + result.err
+    windows = json.loads(result.out)["hooks"]["SessionStart"][0]["hooks"][0]["commandWindows"]
+    assert windows.startswith('& "C:/Python312/python.exe" -I -S -c "')
+    assert '"D:/hookmsg/1.0/hooks/dispatch.py" --contract codex SessionStart' in windows

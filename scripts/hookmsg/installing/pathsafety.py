@@ -8,9 +8,13 @@ PowerShell treats as quotes), or start an expansion (`$`, `%`, backtick, backsla
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from hookmsg.errors import UsageError
+
+# A Windows absolute path written with forward slashes (backslashes are refused).
+WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:/")
 
 NAMED = {
     "$": "a dollar sign",
@@ -56,7 +60,7 @@ def refuse_unsafe_path(option: str, path: str) -> None:
             )
         if is_control(char):
             raise UsageError(f"{option} {path!r} contains the control character U+{ord(char):04X}")
-    if not path.startswith("/"):
+    if not path.startswith("/") and not WINDOWS_ABSOLUTE.match(path):
         raise UsageError(
             f"{option} '{path}' is not absolute; a relative path would be resolved against "
             "the project the assistant opened"

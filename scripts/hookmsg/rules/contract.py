@@ -46,13 +46,13 @@ def check(
         except ValueError as error:
             report("H001", f"the {harness.id} registration does not parse: {error}")
             data = None
-        for command in command_strings(data):
-            if not runs_through_boot(command):
-                report(
-                    "H007",
-                    f"a {harness.id} command does not run the dispatcher through the fail-open "
-                    f"bootstrap: {command[:80]}",
-                )
+        skipping = [c for c in command_strings(data) if not runs_through_boot(c)]
+        if skipping:
+            report(
+                "H007",
+                f"{len(skipping)} {harness.id} command(s) do not run the dispatcher through the "
+                f"fail-open bootstrap, e.g. {skipping[0][:80]}",
+            )
         entries = entries_for(harness, registry)
         # A repeat inside one registry entry is R003's; count each entry's messages once.
         keys = Counter(
