@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PureWindowsPath
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -30,6 +30,9 @@ from hookmsg.skill_sources import SkillSet, resolve
 from hookmsg.source import read_source
 from hookmsg.tomlpos import locate, toml_error_position
 from hookmsg.vocabulary import EVENTS, RESERVED_NAMES, TOOLS, matcher_key
+
+if TYPE_CHECKING:
+    from hookmsg.guarddata import LoadedGuards
 
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 Kebab = Annotated[str, StringConstraints(pattern=KEBAB, max_length=64)]
@@ -256,6 +259,9 @@ class Catalogue:
     entries: SkillSet | None = None
     registry_text: str = ""
     registry_display: str = "catalog/hooks.toml"
+    # `catalog/guards.toml`, validated on its own; its links to the registry are checked
+    # with the messages (`guarddata.check_references`).
+    guards: LoadedGuards | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
@@ -476,4 +482,10 @@ def load_catalogue(project: Project) -> Catalogue:
         catalogue.diagnostics += _check_skills(catalogue.skills, text, display)
         catalogue.entries = resolve(catalogue.skills, text, display, project)
         catalogue.diagnostics += catalogue.entries.diagnostics
+
+    from hookmsg.guarddata import load_guards
+
+    path = project.catalog_file("guards.toml")
+    catalogue.guards = load_guards(path, project.relative(path), max_bytes, project.root)
+    catalogue.diagnostics += catalogue.guards.diagnostics
     return catalogue

@@ -383,6 +383,50 @@ _RULES: tuple[Rule, ...] = (
         "<root>/hooks/dispatch.py ...` exits 0 quietly when the install root is gone.",
         '`python3 "${HARNESS_ROOT}/hooks/dispatch.py" Stop stop` (exit 2 when the file is gone)',
     ),
+    # Guard data (`catalog/guards.toml`).
+    Rule(
+        "U001",
+        "A guard data table names an unknown detector (or none).",
+        "Set `detector` to one of the detectors the README lists.",
+        '`detector = "dependancy"`',
+    ),
+    Rule(
+        "U002",
+        "A guard's data is missing, ill-typed or has a key its detector does not read.",
+        "Fix the named key; the README lists each detector's keys.",
+        '`lockfiles = "yarn.lock"` instead of a list',
+    ),
+    Rule(
+        "U003",
+        "A regular expression in the guard data does not compile.",
+        "Fix the pattern (Python `re` syntax, searched line by line).",
+        "`'(eval\\s*'` (a group never closed)",
+    ),
+    Rule(
+        "U004",
+        "A regular expression repeats a group that holds an unbounded quantifier.",
+        "Rewrite it without nested quantifiers; it could take exponential time on a hook.",
+        "`'(\\w+\\s?)*='`",
+    ),
+    Rule(
+        "U005",
+        "A guard data table names no message, or one that is not a wired guard "
+        "(the compaction condition: not a wired context message).",
+        "Use the name of a message wired in `catalog/hooks.toml` with the right kind.",
+        "`[pretooluse-dependancy-guard]`",
+    ),
+    Rule(
+        "U006",
+        "The placeholders a detector fills differ from those the registry declares for its guard.",
+        "Make `[guards.<name>.placeholders]` in `catalog/hooks.toml` list exactly the detector's.",
+        "dependency guard declaring `path` only (it fills `path` and `change`)",
+    ),
+    Rule(
+        "U007",
+        "A guard's data refers to something that does not exist (a tool or a language).",
+        "Name a registry tool and a language defined in the same table.",
+        '`[...commands] Bash = "sh"` with no `languages.sh`',
+    ),
     # Configuration.
     Rule(
         "K001",

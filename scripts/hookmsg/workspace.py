@@ -238,6 +238,13 @@ def validate_workspace(workspace: Workspace) -> list[Diagnostic]:
             names,
             readable=workspace.all_messages().keys(),
         )
+    guards = workspace.catalogue.guards
+    if registry is not None and names is not None and guards is not None and guards.text:
+        from hookmsg.guarddata import check_references
+
+        found += check_references(
+            guards, registry, workspace.catalogue.registry_display, set(names)
+        )
     harnesses = workspace.catalogue.harnesses
     if registry is not None and harnesses is not None:
         from hookmsg.rules import contract
