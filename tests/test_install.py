@@ -652,3 +652,18 @@ def test_a_windows_path_with_forward_slashes_is_absolute(project: Path, cli: Cli
     windows = json.loads(result.out)["hooks"]["SessionStart"][0]["hooks"][0]["commandWindows"]
     assert windows.startswith('& "C:/Python312/python.exe" -I -S -c "')
     assert '"D:/hookmsg/1.0/hooks/dispatch.py" --contract codex SessionStart' in windows
+
+
+def test_every_install_code_is_asserted_here() -> None:
+    # I003-I009 are tested in this file (tests/test_rules.py leaves them to it).
+    import re
+
+    from hookmsg.codes import RULES
+
+    source = Path(__file__).read_text(encoding="utf-8")
+    install_codes = [
+        code for code in RULES if code.startswith("I") and code not in ("I001", "I002")
+    ]
+    assert install_codes == [f"I00{n}" for n in range(3, 10)]
+    for code in install_codes:
+        assert re.search(rf"\"{code}\"", source), code  # asserted by some test here

@@ -831,12 +831,11 @@ def test_g001_engine_form_names_engine_group_sizes(project: Path, cli: Cli) -> N
 
 # --------------------------------------------------------------------------- completeness
 
-# I003-I009 are the install commands' refusals and verify's reasons: tests/test_install.py.
-TESTED_ELSEWHERE = {"G002", "G003", "G004", *(f"I00{n}" for n in range(3, 10))}
-
-
 # U (guard data): one test per code in tests/test_guards_data.py, which checks its own.
-TESTED_ELSEWHERE = {"G002", "G003", "G004"} | {f"U00{n}" for n in range(1, 8)}
+# I003-I009 (install's refusals, verify's reasons): tests/test_install.py, which checks its own.
+TESTED_ELSEWHERE = (
+    {"G002", "G003", "G004"} | {f"U00{n}" for n in range(1, 8)} | {f"I00{n}" for n in range(3, 10)}
+)
 
 
 def test_every_rule_code_has_a_test_here() -> None:
