@@ -225,8 +225,8 @@ def test_codex_install_says_how_to_trust_the_hooks(
     target, root = places
     result = _install(cli, "codex", target, root)
     assert result.code == 0, result.out + result.err
-    assert "trusted project" in result.out and "/hooks" in result.out
-    assert "trustStatus" in result.out
+    assert "trusted project" in result.err and "/hooks" in result.err
+    assert "trustStatus" in result.err
 
 
 def test_codex_file_with_another_top_level_key_is_refused(
@@ -386,7 +386,7 @@ def test_dry_run_prints_the_diff_and_writes_nothing(
     assert f"--- {settings}\n+++ {settings}\n" in result.out
     added = [line for line in result.out.split("\n") if line.startswith("+") and "-I -S" in line]
     assert added, result.out
-    assert "dry run: nothing was changed" in result.out
+    assert "dry run: nothing was changed" in result.err
     assert settings.read_bytes() == original
     assert not root.exists()
     assert sorted(p.name for p in settings.parent.iterdir()) == [settings.name]

@@ -22,10 +22,10 @@ from hookmsg.installing.target import (
     read_settings,
     refused,
     safe_path,
-    say,
     write_atomic,
 )
 from hookmsg.render.registrations import registration_data
+from hookmsg.report import note
 
 
 def install(
@@ -58,15 +58,15 @@ def install(
     files = install_root.with_manifest(install_root_files(workspace))
     current = install_root.is_current(Path(root), files)
     if dry_run:
-        say(
+        note(
             f"install root {root}: "
             + ("already current" if current else f"would write {len(files)} files")
         )
         if changed:
             sys.stdout.write(diff(settings.display, settings.raw, new))
         else:
-            say(f"{settings.display}: already current")
-        say("dry run: nothing was changed")
+            note(f"{settings.display}: already current")
+        note("dry run: nothing was changed")
         return EXIT_OK
     if not current:
         try:
@@ -75,9 +75,9 @@ def install(
             raise refused(error, "install") from None
     if changed:
         write_atomic(settings.path, new)
-    say(f"install root {root}: " + ("already current" if current else f"{len(files)} files"))
-    say(f"{settings.display}: " + ("updated" if changed else "already current"))
+    note(f"install root {root}: " + ("already current" if current else f"{len(files)} files"))
+    note(f"{settings.display}: " + ("updated" if changed else "already current"))
     registration = harness.registration
     if registration is not None and registration.install_note:
-        say(registration.install_note)
+        note(registration.install_note)
     return EXIT_OK

@@ -14,10 +14,10 @@ from hookmsg.installing.target import (
     read_settings,
     refused,
     remove_file,
-    say,
     write_atomic,
 )
 from hookmsg.render.registrations import registration_data
+from hookmsg.report import note
 
 
 def uninstall(project: Project, harness_id: str, *, target: str | None = None) -> int:
@@ -29,16 +29,16 @@ def uninstall(project: Project, harness_id: str, *, target: str | None = None) -
     except JsonRefusal as error:
         raise refused(error, "uninstall") from None
     if settings.raw is None:
-        say(f"{settings.display}: absent; nothing to uninstall")
+        note(f"{settings.display}: absent; nothing to uninstall")
         return EXIT_OK
     left = remove(settings.document, settings.container, settings.script)
     if left == settings.document:
-        say(f"{settings.display}: holds no hookmsg entries; nothing to uninstall")
+        note(f"{settings.display}: holds no hookmsg entries; nothing to uninstall")
         return EXIT_OK
     if only_ours_left(left, registration_data(harness, registry)):
         remove_file(settings.path)
-        say(f"{settings.display}: removed (it held only hookmsg entries)")
+        note(f"{settings.display}: removed (it held only hookmsg entries)")
     else:
         write_atomic(settings.path, settings.render(left))
-        say(f"{settings.display}: hookmsg entries removed; everything else kept")
+        note(f"{settings.display}: hookmsg entries removed; everything else kept")
     return EXIT_OK

@@ -18,10 +18,9 @@ from hookmsg.installing.target import (
     project_folder,
     read_settings,
     refused,
-    say,
 )
 from hookmsg.render.registrations import registration_data
-from hookmsg.report import emit
+from hookmsg.report import emit, note
 
 
 def verify(project: Project, harness_id: str, *, target: str | None = None) -> int:
@@ -74,6 +73,6 @@ def verify(project: Project, harness_id: str, *, target: str | None = None) -> i
     if problems:
         emit([Diagnostic(root, 1, 1, "I009", problem) for problem in problems], "text")
         return EXIT_FINDINGS
-    say(f"{settings.display}: hookmsg registration present and current")
-    say(f"install root {root}: complete")
+    note(f"{settings.display}: hookmsg registration present and current")
+    note(f"install root {root}: complete")
     return EXIT_OK

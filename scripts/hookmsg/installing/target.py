@@ -7,7 +7,6 @@ import contextlib
 import difflib
 import json
 import os
-import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -194,7 +193,3 @@ def diff(display: str, old: bytes | None, new: bytes | None) -> str:
     return "".join(
         line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
     )
-
-
-def say(text: str) -> None:
-    sys.stdout.write(text + "\n")
