@@ -667,3 +667,72 @@ def test_every_install_code_is_asserted_here() -> None:
     assert install_codes == [f"I00{n}" for n in range(3, 10)]
     for code in install_codes:
         assert re.search(rf"\"{code}\"", source), code  # asserted by some test here
+
+
+# ---------------------------------------------------------------- the installed root runs
+
+
+def _session_start_command(settings: Path) -> str:
+    document = json.loads(settings.read_bytes())
+    group = next(g for g in document["hooks"]["SessionStart"] if "matcher" not in g)
+    command: str = group["hooks"][0]["command"]
+    return command
+
+
+def test_the_installed_registration_delivers_and_fails_open_once_the_root_is_gone(
+    project: Path, cli: Cli, places: tuple[Path, Path], tmp_path: Path
+) -> None:
+    import subprocess
+
+    target, root = places
+    result = cli(
+        "install",
+        "--harness",
+        "claude-code-engine",
+        "--project",
+        str(target),
+        "--root",
+        str(root),
+        "--python",
+        sys.executable,
+    )
+    assert result.code == 0, result.out + result.err
+    command = _session_start_command(target / ".claude" / "settings.json")
+    payload = json.dumps(
+        {
+            "hook_event_name": "SessionStart",
+            "source": "startup",
+            "session_id": "install-test",
+            "cwd": str(target),
+            "transcript_path": str(tmp_path / "transcript.jsonl"),
+        }
+    )
+    env = {"PATH": "/usr/bin:/bin", "HOOKMSG_HOOK_STATE_DIR": str(tmp_path / "state")}
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["sh", "-c", command],
+            cwd=target,
+            env=env,
+            input=payload,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+
+    done = run()
+    assert done.returncode == 0, done.stderr
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    session_start = (root / "messages" / "sessionstart.md").read_text(encoding="utf-8")
+    assert session_start.strip()[:200] in context
+    assert cli("verify", "--harness", "claude-code-engine", "--project", str(target)).code == 0
+
+    import shutil
+
+    shutil.rmtree(root)
+    gone = run()
+    assert (gone.returncode, gone.stdout) == (0, "")
+    verify = cli("verify", "--harness", "claude-code-engine", "--project", str(target))
+    assert verify.code == 1
+    assert [f.code for f in parse_findings(verify.out)] == ["I009"]
