@@ -29,6 +29,7 @@ from hookmsg.diagnostics import Diagnostic
 from hookmsg.source import read_source
 from hookmsg.tomlpos import locate, toml_error_position
 from hookmsg.vocabulary import EVENTS, RESERVED_NAMES, TOOLS, matcher_key
+from hookmsg.xcsh import check_xcsh_harness
 
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 Kebab = Annotated[str, StringConstraints(pattern=KEBAB, max_length=64)]
@@ -107,6 +108,7 @@ Format = Literal[
     "copilot",
     "devin",
     "cursor",
+    "xcsh",
 ]
 FileName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$", max_length=64)]
 
@@ -140,6 +142,10 @@ class Harness(_Strict):
     notes: str = ""
     events: dict[str, Annotated[str, StringConstraints(min_length=1)]] = Field(min_length=1)
     tools: dict[str, Annotated[str, StringConstraints(min_length=1)]] = Field(default_factory=dict)
+    # Delivered events whose output reaches the model only in a limited way: event -> how.
+    caveats: dict[str, OneLine] = Field(default_factory=dict)
+    # Events the harness has whose output can never reach the model: event -> why.
+    withheld: dict[str, OneLine] = Field(default_factory=dict)
     registration: Registration | None = None
 
 
@@ -302,22 +308,40 @@ def _check_harnesses(harnesses: HarnessCatalogue, text: str, display: str) -> li
                             f"harness '{harness.id}' folds unknown tool '{tool}'",
                         )
                     )
-        for kind, keys, known in (
-            ("event", harness.events, EVENTS),
-            ("tool", harness.tools, TOOLS),
+        for section, kind, keys, known in (
+            ("events", "event", harness.events, EVENTS),
+            ("tools", "tool", harness.tools, TOOLS),
+            ("caveats", "event", harness.caveats, EVENTS),
+            ("withheld", "event", harness.withheld, EVENTS),
         ):
             for key in keys:
                 if key not in known:
                     found.append(
                         Diagnostic(
                             display,
-                            locate(text, ("harnesses", index, f"{kind}s", key)),
+                            locate(text, ("harnesses", index, section, key)),
                             1,
                             "C005",
                             f"harness '{harness.id}' names unknown {kind} '{key}'; "
                             f"known: {', '.join(known)}",
                         )
                     )
+        for section, keys, wanted, what in (
+            ("caveats", harness.caveats, True, "a caveat on an event it does not deliver"),
+            ("withheld", harness.withheld, False, "an event both delivered and withheld"),
+        ):
+            for key in keys:
+                if key in EVENTS and (key in harness.events) != wanted:
+                    found.append(
+                        Diagnostic(
+                            display,
+                            locate(text, ("harnesses", index, section, key)),
+                            1,
+                            "C005",
+                            f"harness '{harness.id}' has {what}: '{key}'",
+                        )
+                    )
+        found += check_xcsh_harness(harness, index, text, display)
     return found
 
 

@@ -14,6 +14,9 @@ def why_not_delivered(harness: Harness, event: str, matcher: str | None) -> str 
     among the harness's tools, and a harness without matchers takes only `*`.
     """
     if event not in harness.events:
+        withheld = harness.withheld.get(event)
+        if withheld is not None:
+            return f"does not hand {event} output to the model: {withheld}"
         return f"does not hand {event} output to the model"
     key = matcher_key(matcher)
     if key == EVERY:

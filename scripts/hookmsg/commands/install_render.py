@@ -8,7 +8,8 @@ from typing import Any
 
 from hookmsg.config import Project
 from hookmsg.errors import EXIT_OK, FindingsError, UsageError
-from hookmsg.render.registrations import registration_data
+from hookmsg.render.registrations import is_module, registration_data, render_registration
+from hookmsg.render.xcsh_module import fill_tokens
 from hookmsg.workspace import load_workspace
 
 # Each of these would let a path escape its double quotes in a shell command line
@@ -50,7 +51,10 @@ def install_render(project: Project, harness_id: str, python: str, root: str) ->
     harness = next((h for h in harnesses.harnesses if h.id == harness_id), None)
     if harness is None or harness.registration is None:
         raise UsageError(f"unknown harness '{harness_id}'; known: {', '.join(known)}")
-    data = registration_data(harness, registry)
-    rendered = _render_tokens(data, {"PYTHON_BIN": python, "HARNESS_ROOT": root.rstrip("/")})
+    tokens = {"PYTHON_BIN": python, "HARNESS_ROOT": root.rstrip("/")}
+    if is_module(harness):
+        sys.stdout.write(fill_tokens(render_registration(harness, registry), tokens))
+        return EXIT_OK
+    rendered = _render_tokens(registration_data(harness, registry), tokens)
     sys.stdout.write(json.dumps(rendered, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     return EXIT_OK

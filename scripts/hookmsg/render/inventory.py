@@ -33,11 +33,16 @@ def inventory_data(workspace: Workspace) -> dict[str, Any]:
     rows = []
     for name, message in sorted(workspace.all_messages().items()):
         loaded_by = registry.loaded_by(name) if registry is not None else []
-        delivered, missed = [], []
+        delivered, missed, limited = [], [], []
         for harness in harnesses:
             reasons = [why_not_delivered(harness, event, matcher) for event, matcher in loaded_by]
             if any(reason is None for reason in reasons):
                 delivered.append(harness.id)
+                # Limited where every event that delivers it there carries a caveat.
+                through = [e for (e, _), r in zip(loaded_by, reasons, strict=True) if r is None]
+                if all(event in harness.caveats for event in through):
+                    caveat = harness.caveats[through[0]]
+                    limited.append({"harness": harness.id, "event": through[0], "caveat": caveat})
             elif reasons:
                 missed.append({"harness": harness.id, "reason": reasons[0]})
         advisory = message.advisory
@@ -52,6 +57,7 @@ def inventory_data(workspace: Workspace) -> dict[str, Any]:
                 "loaded_by": [{"event": e, "matcher": m} for e, m in loaded_by],
                 "unwired": registry.unwired.get(name) if registry is not None else None,
                 "delivered_by": delivered,
+                "limited_on": limited,
                 "registered_on": [hid for hid, names in surfaces.items() if name in names],
                 "not_delivered_by": missed,
                 "size": len(message.delivered),
@@ -66,7 +72,13 @@ def inventory_data(workspace: Workspace) -> dict[str, Any]:
         "cap": cap,
         "events": [event for event in EVENTS if event in used],
         "harnesses": [
-            {"id": h.id, "name": h.name, "events": dict(sorted(h.events.items()))}
+            {
+                "id": h.id,
+                "name": h.name,
+                "events": dict(sorted(h.events.items())),
+                "caveats": dict(sorted(h.caveats.items())),
+                "withheld": dict(sorted(h.withheld.items())),
+            }
             for h in harnesses
         ],
         "messages": rows,
@@ -77,6 +89,15 @@ def cell(text: str) -> str:
     """Make text safe inside a Markdown table cell: one line, pipes escaped."""
     flat = " ".join(text.split())
     return flat.replace("\\", "\\\\").replace("|", "\\|") or "—"
+
+
+def _delivered(row: dict[str, Any]) -> list[str]:
+    """Harness ids, each limited one with its caveat."""
+    caveats = {item["harness"]: item for item in row["limited_on"]}
+    return [
+        f"{hid} ({caveats[hid]['event']}: {caveats[hid]['caveat']})" if hid in caveats else hid
+        for hid in row["delivered_by"]
+    ]
 
 
 def _loaded(event: str, matcher: str) -> str:
@@ -101,7 +122,7 @@ def render_inventory_markdown(workspace: Workspace) -> str:
                 f"`{row['name']}`",
                 row["kind"],
                 cell("; ".join(loaded)),
-                cell(", ".join(row["delivered_by"])),
+                cell(", ".join(_delivered(row))),
                 cell(", ".join(row["registered_on"])),
                 f"{row['size']:,} / {cap:,}",
                 cell(", ".join(f"`{p}`" for p in row["placeholders"])),
@@ -119,8 +140,23 @@ def render_inventory_markdown(workspace: Workspace) -> str:
                 )
             )
     matrix = [
-        [cell(h["name"]), *[cell(h["events"].get(event, "")) for event in data["events"]]]
+        [
+            cell(h["name"]),
+            *[
+                cell(h["events"].get(event, "") + (" (limited)" if event in h["caveats"] else ""))
+                for event in data["events"]
+            ],
+        ]
         for h in data["harnesses"]
+    ]
+    limits = [
+        (h["name"], event, f"`{h['events'][event]}`, {text}")
+        for h in data["harnesses"]
+        for event, text in h["caveats"].items()
+    ] + [
+        (h["name"], event, f"not handed to the model: {text}")
+        for h in data["harnesses"]
+        for event, text in h["withheld"].items()
     ]
     return render(
         "hook-message-inventory.md.j2",
@@ -129,4 +165,5 @@ def render_inventory_markdown(workspace: Workspace) -> str:
         gaps=gaps,
         events=data["events"],
         matrix=matrix,
+        limits=limits,
     )

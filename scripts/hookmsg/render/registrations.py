@@ -106,8 +106,8 @@ def _claude_like(
 def registration_data(harness: Harness, registry: HookRegistry) -> dict[str, Any] | list[Any]:
     """The registration of `harness` as JSON-ready data, tokens unrendered."""
     registration = harness.registration
-    if registration is None:
-        raise ValueError(f"harness '{harness.id}' has no registration")
+    if registration is None or is_module(harness):
+        raise ValueError(f"harness '{harness.id}' has no JSON registration")
     script = registry.dispatcher.script
     entries = entries_for(harness, registry)
     kind = registration.format
@@ -197,7 +197,17 @@ def registration_data(harness: Harness, registry: HookRegistry) -> dict[str, Any
     return {"version": 1, "hooks": cursor}
 
 
+def is_module(harness: Harness) -> bool:
+    """True where the registration is the xcsh extension module, not a JSON hook file."""
+    registration = harness.registration
+    return registration is not None and registration.format == "xcsh"
+
+
 def render_registration(harness: Harness, registry: HookRegistry) -> str:
+    if is_module(harness):
+        from hookmsg.render.xcsh_module import render_xcsh_module
+
+        return render_xcsh_module(harness, registry)
     return (
         json.dumps(
             registration_data(harness, registry), indent=2, sort_keys=True, ensure_ascii=False

@@ -51,16 +51,23 @@ def render_wiring(workspace: Workspace) -> str:
     delivery = [
         f"  {node_id('event', event)}([{label(event)}])"
         for event in EVENTS
-        if any(event in harness.events for harness in harnesses)
+        if any(event in harness.events or event in harness.withheld for harness in harnesses)
     ]
     for harness in harnesses:
         source = node_id("harness", harness.id)
         delivery.append(f"  {source}[{label(harness.name)}]")
         for event in EVENTS:
             spelling = harness.events.get(event)
-            if spelling is None:
+            withheld = harness.withheld.get(event)
+            if spelling is not None:
+                text = "" if spelling == event else spelling
+                if event in harness.caveats:
+                    text = f"{text or event}: {harness.caveats[event]}"
+                arrow = f"-->|{label(text)}|" if text else "-->"
+            elif withheld is not None:
+                arrow = f"-.->|{label('not delivered: ' + withheld)}|"
+            else:
                 continue
-            arrow = "-->" if spelling == event else f"-->|{label(spelling)}|"
             delivery.append(f"  {source} {arrow} {node_id('event', event)}")
     from hookmsg.render.registrations import entries_for
 

@@ -7,7 +7,13 @@ from collections import Counter
 
 from hookmsg.catalogue import HarnessCatalogue, HookRegistry
 from hookmsg.diagnostics import Diagnostic
-from hookmsg.render.registrations import TOKEN, allowed_tokens, entries_for, render_registration
+from hookmsg.render.registrations import (
+    TOKEN,
+    allowed_tokens,
+    entries_for,
+    is_module,
+    render_registration,
+)
 from hookmsg.tomlpos import locate
 
 
@@ -35,7 +41,8 @@ def check(
 
         text = render_registration(harness, registry)
         try:
-            json.loads(text)
+            if not is_module(harness):  # the xcsh module is JavaScript; its tests run it
+                json.loads(text)
         except ValueError as error:
             report("H001", f"the {harness.id} registration does not parse: {error}")
         entries = entries_for(harness, registry)
