@@ -25,6 +25,8 @@ from hookmsg.render.xcsh_module import BOOT, MAX_PAYLOAD
 Cli = Callable[..., Result]
 
 NODE = shutil.which("node")
+# xcsh itself runs under Bun (`npm install bun` puts it in node_modules/.bin); used when found.
+BUN = shutil.which("bun")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: cannot run the module")
 
 STANDIN = Path(__file__).resolve().parent / "xcsh_standin.mjs"
@@ -70,10 +72,14 @@ def dispatcher(root: Path, source: str) -> None:
     write(root / SCRIPT, source)
 
 
-def fire(module: Path, events: list[dict[str, Any]], **scenario: Any) -> dict[str, Any]:
-    assert NODE is not None
+def fire(
+    module: Path, events: list[dict[str, Any]], runtime: str | None = None, **scenario: Any
+) -> dict[str, Any]:
+    """Load `module` in the stand-in under `runtime` (default: node), fire `events`."""
+    runtime = runtime or NODE
+    assert runtime is not None
     done = subprocess.run(
-        [NODE, str(STANDIN), str(module)],
+        [runtime, str(STANDIN), str(module)],
         input=json.dumps({"events": events, **scenario}),
         capture_output=True,
         text=True,
@@ -189,6 +195,23 @@ def test_compaction_hands_the_text_to_the_summariser(project: Path, cli: Cli, ro
     [fired] = record["fired"]
     [text] = fired["returned"]["context"]
     assert seen_by_dispatcher(text)["argv"][-2:] == ["PreCompact", "precompact"]
+
+
+@pytest.mark.parametrize("runtime", ["node", "bun"])
+def test_every_channel_under_each_javascript_runtime(
+    project: Path, cli: Cli, root: Path, runtime: str
+) -> None:
+    found = {"node": NODE, "bun": BUN}[runtime]
+    if found is None:
+        pytest.skip(f"{runtime} is not on PATH")
+    record = fire(install(cli, root), EVENTS, runtime=found)
+    assert record["factory"] == "ok"
+    assert [c["kind"] for c in record["calls"]] == ["exec", "sendMessage", "exec", "exec"]
+    session, tool, compaction = record["fired"]
+    assert session["returned"] == "undefined"
+    assert tool["returned"]["content"][:-1] == TOOL_CONTENT
+    assert seen_by_dispatcher(tool["returned"]["content"][-1]["text"])["stdin"] == ""
+    assert seen_by_dispatcher(compaction["returned"]["context"][0])["argv"][-1] == "precompact"
 
 
 def test_a_large_tool_input_is_dropped_from_the_payload_not_the_call(
