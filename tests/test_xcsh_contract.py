@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
+from conftest import REPO
 from hookmsg_dispatch.call import FileChange
 from hookmsg_dispatch.xcsh import build_call, context_tokens
 
@@ -98,3 +100,52 @@ def test_odd_payloads_never_raise(payload: dict[str, Any]) -> None:
 )
 def test_context_tokens_from_the_reported_usage(usage: Any, tokens: int | None) -> None:
     assert context_tokens({"contextUsage": usage}) == tokens
+
+
+def test_the_reported_context_size_travels_with_the_call() -> None:
+    usage = {"tokens": 91000, "contextWindow": 100000, "percent": 91}
+    assert call_for({"toolName": "bash", "contextUsage": usage}).context_tokens == 91000
+    assert call_for({"toolName": "bash", "contextUsage": None}).context_tokens is None
+
+
+def test_the_recorded_module_payloads_through_the_dispatch_table() -> None:
+    # Recorded from the generated module; read through the contract the table names.
+    from dispatch_support import payload_fixtures
+    from hookmsg_dispatch import contracts
+
+    table = json.loads((REPO / "generated" / "dispatch-table.json").read_text(encoding="utf-8"))
+    contract = table["contracts"]["xcsh"]
+    assert (contract["payload"], contract["envelope"]) == ("xcsh", "xcsh")
+    fixtures = payload_fixtures("xcsh")
+    assert sorted(fixtures) == [
+        "PostToolUse-bash",
+        "PostToolUse-edit",
+        "PostToolUse-write",
+        "PreCompact",
+        "SessionStart",
+        "UserPromptSubmit",
+    ]
+
+    def call(stem: str) -> Any:
+        return contracts.build_call(fixtures[stem], contract, "xcsh", stem.split("-", 1)[0])
+
+    start = call("SessionStart")
+    assert (start.cwd, start.session_id, start.tool, start.context_tokens) == (
+        "/home/dev/demo",
+        "019a6f1e-xcsh",
+        None,
+        None,
+    )
+    write = call("PostToolUse-write")
+    assert write.changes == (
+        FileChange(
+            "src/new_module.py", "def greet(name):\n    return f'hello {name}'\n", None, True
+        ),
+    )
+    edit = call("PostToolUse-edit")
+    assert edit.changes == (
+        FileChange("src/app.py", "print(greet('world'))", "print('hello')", False),
+    )
+    bash = call("PostToolUse-bash")
+    assert (bash.tool, bash.command, bash.context_tokens) == ("Bash", "pytest -q", 131000)
+    assert call("PreCompact").context_tokens == 190000

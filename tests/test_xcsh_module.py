@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from conftest import Result, edit, line_of, parse_findings, write
+from conftest import REPO, Result, edit, line_of, parse_findings, write
+from dispatch_support import build_install_root, clean_env, delivered
 from hookmsg.render.xcsh_module import BOOT, MAX_PAYLOAD
 
 Cli = Callable[..., Result]
@@ -73,9 +74,16 @@ def dispatcher(root: Path, source: str) -> None:
 
 
 def fire(
-    module: Path, events: list[dict[str, Any]], runtime: str | None = None, **scenario: Any
+    module: Path,
+    events: list[dict[str, Any]],
+    runtime: str | None = None,
+    env: dict[str, str] | None = None,
+    **scenario: Any,
 ) -> dict[str, Any]:
-    """Load `module` in the stand-in under `runtime` (default: node), fire `events`."""
+    """Load `module` in the stand-in under `runtime` (default: node), fire `events`.
+
+    `env` is the environment xcsh (and so the dispatcher it starts) runs in.
+    """
     runtime = runtime or NODE
     assert runtime is not None
     done = subprocess.run(
@@ -83,6 +91,7 @@ def fire(
         input=json.dumps({"events": events, **scenario}),
         capture_output=True,
         text=True,
+        env=env,
         check=False,
         timeout=300,  # a safety net for a hung child, not a measured duration
     )
@@ -401,3 +410,71 @@ def test_caveats_and_withheld_events_must_agree_with_the_events(
     assert (finding.path, finding.code) == ("catalog/harnesses.toml", "C005")
     assert finding.line == line_of(text, needle, text.count(needle))
     assert "harness 'xcsh' has " in finding.message
+
+
+# --------------------------------------------------------------------------- the real dispatcher
+
+
+@pytest.fixture(scope="module")
+def packaged(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`hookmsg package` of this repository, unpacked: a real install root."""
+    return build_install_root(tmp_path_factory.mktemp("xcsh-install"))
+
+
+def installed(cli: Cli, root: Path, folder: Path) -> Path:
+    """The repository's module, filled in for `root` by `install-render`, under `folder`."""
+    result = cli(
+        "install-render", "--harness", "xcsh", "--python", sys.executable, "--root", str(root)
+    )
+    assert result.code == 0, result.err
+    return write(folder / "hookmsg.js", result.out)
+
+
+def with_tokens(tokens: int) -> dict[str, Any]:
+    event: dict[str, Any] = json.loads(json.dumps(EVENTS[1]))
+    event["ctx"] = {"contextUsage": {"tokens": tokens, "contextWindow": 200000, "percent": 1}}
+    return event
+
+
+def test_the_packaged_dispatcher_delivers_through_every_channel(
+    packaged: Path, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    module = installed(cli, packaged, tmp_path / "extensions")
+    record = fire(module, EVENTS, env=clean_env(tmp_path / "state"))
+    assert [c["kind"] for c in record["calls"]] == ["exec", "sendMessage", "exec", "exec"]
+    session, tool, compaction = record["fired"]
+    assert all("threw" not in fired for fired in record["fired"])
+    # Session start: the orientation, then the skill index, as one hidden next-turn message.
+    [sent] = [c for c in record["calls"] if c["kind"] == "sendMessage"]
+    text = sent["message"]["content"]
+    first, second = delivered(packaged, "sessionstart"), delivered(packaged, "skill-index")
+    assert first in text and second in text
+    assert text.index(first) < text.index(second)
+    assert sent["options"] == {"deliverAs": "nextTurn"}
+    assert session["returned"] == "undefined"
+    # After a tool: the compaction reminder is silent at 91,000 of 120,000 tokens.
+    assert tool["returned"] == "undefined"
+    # Compaction: the pre-compaction message, for the summariser.
+    assert compaction["returned"] == {"context": [delivered(packaged, "precompact")]}
+
+
+def test_the_compaction_reminder_follows_the_context_size_xcsh_reports(
+    packaged: Path, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    module = installed(cli, packaged, tmp_path / "extensions")
+    env = clean_env(tmp_path / "state")
+    # Below the threshold: silent; at it: the reminder, appended to the tool's own content.
+    record = fire(module, [with_tokens(119_999), with_tokens(120_000)], env=env)
+    below, at = record["fired"]
+    assert below["returned"] == "undefined"
+    content = at["returned"]["content"]
+    assert content[:-1] == TOOL_CONTENT
+    assert content[-1] == {
+        "type": "text",
+        "text": delivered(packaged, "posttooluse-proactive-compaction"),
+    }
+    # The same session's next call, right after it fired: silent (calls apart, per cycle).
+    again = fire(module, [with_tokens(130_000)], env=env)
+    assert again["fired"][0]["returned"] == "undefined"

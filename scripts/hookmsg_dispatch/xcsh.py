@@ -49,9 +49,9 @@ def _edit_change(path: str, tool_input: Mapping[str, Any]) -> FileChange:
         return FileChange(path, after, before, False)
     diff = _string(tool_input, "diff")
     if diff is not None:
-        created = tool_input.get("op") == "create"
-        before = None if created else _diff_lines(diff, "-")
-        return FileChange(path, _diff_lines(diff, "+") if not created else diff, before, created)
+        if tool_input.get("op") == "create":  # the diff is the new file's whole content
+            return FileChange(path, diff, None, True)
+        return FileChange(path, _diff_lines(diff, "+"), _diff_lines(diff, "-"), False)
     after = _string(tool_input, "new_text", "newText") or ""
     return FileChange(path, after, _string(tool_input, "old_text", "oldText"), False)
 
@@ -103,4 +103,5 @@ def build_call(
         changes=changes,
         command=command,
         tool_input=tool_input,
+        context_tokens=context_tokens(payload),
     )
