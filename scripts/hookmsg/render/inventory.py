@@ -33,16 +33,11 @@ def inventory_data(workspace: Workspace) -> dict[str, Any]:
     rows = []
     for name, message in sorted(workspace.all_messages().items()):
         loaded_by = registry.loaded_by(name) if registry is not None else []
-        delivered, missed, limited = [], [], []
+        delivered, missed = [], []
         for harness in harnesses:
             reasons = [why_not_delivered(harness, event, matcher) for event, matcher in loaded_by]
             if any(reason is None for reason in reasons):
                 delivered.append(harness.id)
-                # Limited where every event that delivers it there carries a caveat.
-                through = [e for (e, _), r in zip(loaded_by, reasons, strict=True) if r is None]
-                if all(event in harness.caveats for event in through):
-                    caveat = harness.caveats[through[0]]
-                    limited.append({"harness": harness.id, "event": through[0], "caveat": caveat})
             elif reasons:
                 missed.append({"harness": harness.id, "reason": reasons[0]})
         advisory = message.advisory
@@ -57,7 +52,6 @@ def inventory_data(workspace: Workspace) -> dict[str, Any]:
                 "loaded_by": [{"event": e, "matcher": m} for e, m in loaded_by],
                 "unwired": registry.unwired.get(name) if registry is not None else None,
                 "delivered_by": delivered,
-                "limited_on": limited,
                 "registered_on": [hid for hid, names in surfaces.items() if name in names],
                 "not_delivered_by": missed,
                 "size": len(message.delivered),
@@ -65,7 +59,7 @@ def inventory_data(workspace: Workspace) -> dict[str, Any]:
                 "description": message.title or "",
             }
         )
-    used = {e for h in harnesses for e in h.events} | (
+    used = {e for h in harnesses for e in [*h.events, *h.deny_events]} | (
         {entry.event for entry in registry.dispatch} if registry is not None else set()
     )
     return {
@@ -76,8 +70,9 @@ def inventory_data(workspace: Workspace) -> dict[str, Any]:
                 "id": h.id,
                 "name": h.name,
                 "events": dict(sorted(h.events.items())),
-                "caveats": dict(sorted(h.caveats.items())),
-                "withheld": dict(sorted(h.withheld.items())),
+                "deny_events": dict(sorted(h.deny_events.items())),
+                "checked": h.checked,
+                "facts": [fact.model_dump() for fact in h.facts],
             }
             for h in harnesses
         ],
@@ -112,15 +107,6 @@ def cell(text: str) -> str:
     return flat.replace("\\", "\\\\").replace("|", "\\|") or "—"
 
 
-def _delivered(row: dict[str, Any]) -> list[str]:
-    """Harness ids, each limited one with its caveat."""
-    caveats = {item["harness"]: item for item in row["limited_on"]}
-    return [
-        f"{hid} ({caveats[hid]['event']}: {caveats[hid]['caveat']})" if hid in caveats else hid
-        for hid in row["delivered_by"]
-    ]
-
-
 def _loaded(event: str, matcher: str) -> str:
     return event if matcher == EVERY and event not in TOOL_EVENTS else f"{event} {matcher}"
 
@@ -143,7 +129,7 @@ def render_inventory_markdown(workspace: Workspace) -> str:
                 f"`{row['name']}`",
                 row["kind"],
                 cell("; ".join(loaded)),
-                cell(", ".join(_delivered(row))),
+                cell(", ".join(row["delivered_by"])),
                 cell(", ".join(row["registered_on"])),
                 f"{row['size']:,} / {cap:,}",
                 cell(", ".join(f"`{p}`" for p in row["placeholders"])),
@@ -170,24 +156,27 @@ def render_inventory_markdown(workspace: Workspace) -> str:
         ]
         for row in data["skills"]
     ]
+
+    def spelled(harness: dict[str, Any], event: str) -> str:
+        if event in harness["deny_events"]:
+            return f"{harness['deny_events'][event]} (deny only: `install --strict`)"
+        return str(harness["events"].get(event, ""))
+
     matrix = [
-        [
-            cell(h["name"]),
-            *[
-                cell(h["events"].get(event, "") + (" (limited)" if event in h["caveats"] else ""))
-                for event in data["events"]
-            ],
-        ]
+        [cell(h["name"]), *[cell(spelled(h, event)) for event in data["events"]]]
         for h in data["harnesses"]
     ]
-    limits = [
-        (h["name"], event, f"`{h['events'][event]}`, {text}")
+    facts = [
+        [
+            cell(h["name"]) + (f" {cell(h['checked'])}" if h["checked"] else ""),
+            cell(fact["event"] or "(all)"),
+            {True: "yes", False: "no", None: "—"}[fact["delivered"]],
+            cell(fact["since"] or ""),
+            cell(fact["fact"]),
+            cell(fact["evidence"]),
+        ]
         for h in data["harnesses"]
-        for event, text in h["caveats"].items()
-    ] + [
-        (h["name"], event, f"not handed to the model: {text}")
-        for h in data["harnesses"]
-        for event, text in h["withheld"].items()
+        for fact in h["facts"]
     ]
     return render(
         "hook-message-inventory.md.j2",
@@ -196,6 +185,6 @@ def render_inventory_markdown(workspace: Workspace) -> str:
         gaps=gaps,
         events=data["events"],
         matrix=matrix,
-        limits=limits,
         skills=skill_table,
+        facts=facts,
     )

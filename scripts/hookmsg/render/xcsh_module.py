@@ -13,16 +13,12 @@ import json
 from typing import Any
 
 from hookmsg.catalogue import Harness, HookRegistry
+from hookmsg.render.registrations import BOOT, entries_for
 from hookmsg.render.templates import render
 from hookmsg.vocabulary import TOOL_EVENTS
 from hookmsg.xcsh import CHANNELS
 
 TEMPLATE = "xcsh-hookmsg.js.j2"
-# The fail-open bootstrap every registration runs (design: "The fail-open bootstrap").
-BOOT = (
-    "import os,sys,runpy;f=sys.argv[1];del sys.argv[0];"
-    "os.path.isfile(f) and runpy.run_path(f,run_name='__main__')"
-)
 CUSTOM_TYPE = "hookmsg"
 MAX_PAYLOAD = 65536  # characters; Linux caps one argument at 128 KiB
 
@@ -33,8 +29,6 @@ def module_table(harness: Harness, registry: HookRegistry) -> dict[str, dict[str
     Only events with an xcsh channel appear (X001 reports any other mapping); an entry's
     `tools` is the xcsh tool names its matcher allows, or None for every tool.
     """
-    from hookmsg.render.registrations import entries_for
-
     table: dict[str, dict[str, Any]] = {}
     for entry in entries_for(harness, registry):
         if entry.spelled not in CHANNELS:

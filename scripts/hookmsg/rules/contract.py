@@ -1,4 +1,4 @@
-"""Contract rules for the generated registrations: H001-H006."""
+"""Contract rules for the generated registrations: H001-H007."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ from hookmsg.diagnostics import Diagnostic
 from hookmsg.render.registrations import (
     TOKEN,
     allowed_tokens,
+    command_strings,
     entries_for,
     is_module,
     render_registration,
+    runs_through_boot,
 )
 from hookmsg.tomlpos import locate
 
@@ -41,10 +43,18 @@ def check(
 
         text = render_registration(harness, registry)
         try:
-            if not is_module(harness):  # the xcsh module is JavaScript; its tests run it
-                json.loads(text)
+            # The xcsh module is JavaScript; tests/test_xcsh_module.py runs it.
+            data = None if is_module(harness) else json.loads(text)
         except ValueError as error:
             report("H001", f"the {harness.id} registration does not parse: {error}")
+            data = None
+        skipping = [c for c in command_strings(data) if not runs_through_boot(c)]
+        if skipping:
+            report(
+                "H007",
+                f"{len(skipping)} {harness.id} command(s) do not run the dispatcher through the "
+                f"fail-open bootstrap, e.g. {skipping[0][:80]}",
+            )
         entries = entries_for(harness, registry)
         # A repeat inside one registry entry is R003's; count each entry's messages once.
         keys = Counter(
