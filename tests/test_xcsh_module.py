@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from conftest import REPO, Result, edit, line_of, parse_findings, write
+from conftest import REPO, Result, edit, write
 from dispatch_support import build_install_root, clean_env, delivered
 from hookmsg.render.xcsh_module import BOOT, MAX_PAYLOAD
 
@@ -269,8 +269,8 @@ def test_a_prompt_message_and_a_tool_matcher_follow_the_registry(
 def test_the_install_root_is_written_into_the_javascript_verbatim(
     project: Path, cli: Cli, tmp_path: Path
 ) -> None:
-    # Quotes of the other kind, a space and non-ASCII must come through unchanged.
-    odd = tmp_path / "it's the ümlaut root"
+    # A space, non-ASCII and characters special elsewhere must come through unchanged.
+    odd = tmp_path / "the ümlaut root (v1) & <x>"
     dispatcher(odd, ECHO)
     record = fire(install(cli, odd), [EVENTS[0]])
     [call] = execs(record)
@@ -382,34 +382,6 @@ def test_a_hand_edit_of_the_module_is_drift(project: Path, cli: Cli) -> None:
     assert "generated/xcsh/hookmsg.js:1:1: G002" in result.out
     assert cli("build").code == 0
     assert cli("check").code == 0
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "needle"),
-    [
-        ('PreCompact = "reaches', 'Stop = "never delivered"\nPreCompact = "reaches', 'Stop = "'),
-        (
-            'PreToolUse = "tool_call can',
-            'PostToolUse = "both"\nPreToolUse = "tool_call can',
-            'PostToolUse = "both"',
-        ),
-    ],
-    ids=["caveat-on-an-undelivered-event", "withheld-and-delivered"],
-)
-def test_caveats_and_withheld_events_must_agree_with_the_events(
-    project: Path, cli: Cli, old: str, new: str, needle: str
-) -> None:
-    harnesses = project / "catalog" / "harnesses.toml"
-    text = harnesses.read_text(encoding="utf-8")
-    xcsh_at = text.index('id = "xcsh"')
-    text = text[:xcsh_at] + text[xcsh_at:].replace(old, new, 1)
-    harnesses.write_text(text, encoding="utf-8")
-    result = cli("validate")
-    assert result.code == 1, result.out + result.err
-    [finding] = parse_findings(result.out)
-    assert (finding.path, finding.code) == ("catalog/harnesses.toml", "C005")
-    assert finding.line == line_of(text, needle, text.count(needle))
-    assert "harness 'xcsh' has " in finding.message
 
 
 # --------------------------------------------------------------------------- the real dispatcher
