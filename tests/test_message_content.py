@@ -12,10 +12,12 @@ import json
 import re
 import tomllib
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from conftest import REPO, Result
+from dispatch_support import build_install_root, clean_env, dispatch
 
 Cli = Callable[..., Result]
 
@@ -335,6 +337,39 @@ def test_advisories_as_delivered_stay_within_their_budget(
         )
         longest = max(len(f"{outcome}\n\n{text}") for outcome in OUTCOMES)
         assert longest <= ADVISORY_BUDGET, (name, longest)
+
+
+def readme_blocks(outcome: str) -> list[str]:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    return re.findall(rf"```text\n({re.escape(outcome)}\n.*?)\n```", readme, re.DOTALL)
+
+
+def test_readme_advisory_examples_are_what_the_dispatcher_emits(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    root = build_install_root(tmp_path_factory.mktemp("install"))
+    question = "Which database should the service use?"
+    payload = {
+        "session_id": "readme",
+        "hook_event_name": "PreToolUse",
+        "cwd": str(tmp_path),
+        "tool_name": "AskUserQuestion",
+        "tool_input": {
+            "questions": [{"question": question, "options": [{"label": "A"}, {"label": "B"}]}]
+        },
+    }
+    argv = ("PreToolUse", "pretooluse-askuserquestion-recommended")
+    advised = dispatch(root, *argv, payload=payload, env=clean_env(tmp_path / "state"))
+    strict = dispatch(
+        root, *argv, payload=payload, env=clean_env(tmp_path / "state", HOOKMSG_STRICT="1")
+    )
+    emitted = {
+        OUTCOMES[0]: advised.json()["hookSpecificOutput"]["additionalContext"],
+        OUTCOMES[1]: strict.json()["hookSpecificOutput"]["permissionDecisionReason"],
+    }
+    for outcome, text in emitted.items():
+        shown = [block.replace("/home/me/.hookmsg", str(root)) for block in readme_blocks(outcome)]
+        assert shown == [text], outcome
 
 
 def test_readme_shows_one_advisory_as_delivered_in_both_modes(
