@@ -1,8 +1,14 @@
 """The doit task graph: `doit` validates and regenerates what is out of date.
 
-Kept light on purpose: loading this file imports only the standard library, doit's
-own helpers and `hookmsg.project` (tomllib and pathlib). Every action runs through
-`hookmsg.cli.run`, the same code as the `hookmsg` command.
+Every task is derived from the one declaration of outputs (`hookmsg.declared.OUTPUTS`):
+its name, description, file dependencies and targets. Kept light on purpose: loading
+this file imports only the standard library, doit's own helpers and hookmsg's light
+modules. Every action runs through `hookmsg.cli.run`, the same code as the `hookmsg`
+command; within one `doit` run the sources are loaded and validated once and shared
+by every task.
+
+Settings are checked before anything else: a bad `[tool.hookmsg]` value stops every
+doit command (`doit`, `doit list`, `doit info`, ...) with its K001 line and exit 2.
 """
 
 from __future__ import annotations
@@ -11,9 +17,11 @@ import contextlib
 import hashlib
 import os
 import posixpath
+import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from doit.exceptions import TaskFailed
 from doit.tools import config_changed
@@ -22,40 +30,66 @@ ROOT = Path(__file__).resolve().parent
 PACKAGE = ROOT / "scripts" / "hookmsg"
 sys.path.insert(0, str(ROOT / "scripts"))  # so a fresh checkout works before `pip install`
 
-from hookmsg.project import (  # noqa: E402 (needs the path above)
+from hookmsg.declared import (  # noqa: E402 (needs the path above)
     CATALOG_FILES,
-    GENERATED_FILES,
-    archive_name,
-    raw_settings,
-    registration_files,
+    MANIFEST,
+    MESSAGES,
+    NOT_RUN_BY_GENERATORS,
+    OUTPUTS,
+    SOURCED,
+    OutputSpec,
+    survey,
 )
+from hookmsg.errors import HookmsgError  # noqa: E402
+from hookmsg.project import registration_files  # noqa: E402
+from hookmsg.settings import checked_settings  # noqa: E402
 from hookmsg.sourcefiles import sourced_files  # noqa: E402 (standard library only)
 
 DOIT_CONFIG: dict[str, Any] = {
-    "default_tasks": [
-        "validate",
-        "skill_index",
-        "advisories",
-        "inventory",
-        "wiring",
-        "registrations",
-        "dispatch_table",
-    ],
+    "default_tasks": ["validate", *(spec.task for spec in OUTPUTS)],
     # sqlite3 takes concurrent runs safely; the state file is git-ignored and losing
     # it only costs a rebuild.
     "backend": "sqlite3",
     "dep_file": ".doit.db",
     "verbosity": 1,
 }
-
-SETTINGS = raw_settings(ROOT)
 STATE = ROOT / DOIT_CONFIG["dep_file"]
+
+
+def _stop(message: str) -> NoReturn:
+    """Report like the `hookmsg` command (one diagnostic line, exit 2), never a traceback."""
+    sys.stderr.write(message.rstrip("\n") + "\n")
+    raise SystemExit(2)
+
+
+try:
+    SETTINGS = checked_settings(ROOT)
+except HookmsgError as error:
+    _stop(str(error))
+except RecursionError:
+    _stop(f"{ROOT / 'pyproject.toml'}:1:1: K002 pyproject.toml is nested too deeply to read")
+
+
+def _state_problem() -> str | None:
+    try:
+        info = STATE.lstat()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return f"cannot be read: {error.strerror or error}"
+    return None if stat.S_ISREG(info.st_mode) else "is not a regular file"
 
 
 def _discard_corrupt_state() -> None:
     """A damaged state file must cost a rebuild, not a crash: drop it if sqlite rejects it."""
     import sqlite3
 
+    problem = _state_problem()
+    if problem is not None:
+        _stop(
+            f"{STATE}:1:1: K003 doit's state file {problem}; remove it "
+            "(losing it only costs a rebuild)"
+        )
     if not STATE.exists():
         return
     try:
@@ -63,7 +97,12 @@ def _discard_corrupt_state() -> None:
             if db.execute("PRAGMA quick_check").fetchone() != ("ok",):
                 raise sqlite3.DatabaseError("quick_check failed")
     except sqlite3.DatabaseError:
-        STATE.unlink(missing_ok=True)
+        try:
+            STATE.unlink(missing_ok=True)
+        except OSError as error:
+            _stop(
+                f"{STATE}:1:1: K003 doit's state file is unreadable and cannot be removed: {error}"
+            )
         print(
             f"doit state {STATE.name} was unreadable and was removed; rebuilding", file=sys.stderr
         )
@@ -87,37 +126,27 @@ def _listing(folder: str) -> list[str]:
         return []  # the validate task reports a missing or unreadable folder
 
 
-MESSAGES = sorted(
+MESSAGE_FILES = sorted(
     f"{MESSAGES_DIR}/{name}" for name in _listing(MESSAGES_DIR) if name.endswith(".md")
 )
 CATALOG = {name: f"{CATALOG_DIR}/{name}" for name in CATALOG_FILES}
-# The SKILL.md and command files that the skill catalogue's [[sources]] name.
-SOURCED = sourced_files(ROOT, ROOT / CATALOG["skills.toml"])
 REGISTRATIONS = registration_files(ROOT, SETTINGS)
-# The runtime dispatcher's sources: `package` copies them into the install root.
-DISPATCHER_DIR = "scripts/hookmsg_dispatch"
-DISPATCHER = sorted(
-    f"{DISPATCHER_DIR}/{name}" for name in _listing(DISPATCHER_DIR) if name.endswith(".py")
-)
+# The skill and command files that the skill catalogue's `[[sources]]` name.
+SOURCED_FILES = sourced_files(ROOT, ROOT / CATALOG["skills.toml"])
 
 
-# Modules and templates that only some tasks use (every other module is shared by all).
+def _files_of(spec: OutputSpec) -> list[str]:
+    return [*spec.files, *(REGISTRATIONS if spec.per_harness else [])]
+
+
+PRODUCED = {name for spec in OUTPUTS for name in _files_of(spec)}
+
+# Modules and templates that only some tasks run; every other module is shared by all.
 # `package` renders everything, so it depends on all of them.
-USED_ONLY_BY: dict[str, set[str]] = {
-    "render/advisories.py": {"advisories"},
-    "render/jsonout.py": {"advisories", "inventory"},
-    "render/inventory.py": {"inventory", "wiring"},
-    "templates/hook-message-inventory.md.j2": {"inventory"},
-    "render/wiring.py": {"wiring"},
-    "render/dispatch_table.py": {"dispatch_table"},
-    "templates/hook-wiring.md.j2": {"wiring"},
-    "package.py": set(),
-    "install_root.py": set(),
-    "commands/package.py": set(),
-    "commands/install_render.py": set(),
-    "commands/preview.py": set(),
-    "commands/explain.py": set(),
-}
+USED_ONLY_BY: dict[str, set[str]] = {name: set() for name in NOT_RUN_BY_GENERATORS}
+for _spec in OUTPUTS:
+    for _name in _spec.code:
+        USED_ONLY_BY.setdefault(_name, set()).add(_spec.task)
 CODE = sorted(
     posixpath.join(os.path.relpath(folder, PACKAGE).replace(os.sep, "/"), name).removeprefix("./")
     for folder, _dirs, names in os.walk(PACKAGE)
@@ -136,39 +165,147 @@ def _code(task: str) -> list[str]:
     ]
 
 
+_STATS: dict[str, str] = {}
+
+
+def _code_stamp(task: str) -> str:
+    """One stamp (path, size, mtime) over the code `task` runs, for `config_changed`.
+
+    Cheaper than listing every module as a file_dep of every task (doit checks each
+    file_dep of each task on every run); an edit still changes size or mtime.
+    """
+    parts = []
+    for path in _code(task):
+        if path not in _STATS:
+            try:
+                info = (ROOT / path).stat()
+                _STATS[path] = f"{path} {info.st_size} {info.st_mtime_ns}"
+            except OSError:
+                _STATS[path] = f"{path} missing"
+        parts.append(_STATS[path])
+    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _inputs(spec: OutputSpec) -> list[str]:
+    found: list[str] = []
+    for source in spec.reads:
+        if source == MESSAGES:
+            found += MESSAGE_FILES
+        elif source == SOURCED:
+            found += SOURCED_FILES
+        else:
+            found.append(CATALOG[source])
+    return found
+
+
 def _settings_and_names(**extra: str) -> Any:
     # Settings are not files; and doit does not rerun a task when a file_dep is
     # removed (nor when a new file appears in a folder), so the lists of message files
     # and of sourced skill and command files are part of the configuration too.
     # One config_changed per task: doit stores them all under a single key.
-    return config_changed({"settings": SETTINGS, "messages": MESSAGES, "sourced": SOURCED, **extra})
+    return config_changed({"settings": SETTINGS, "messages": MESSAGE_FILES, **extra})
 
 
 def _hookmsg(*argv: str) -> TaskFailed | None:
     from hookmsg.cli import run
+    from hookmsg.workspace import share_loads
 
+    share_loads()  # one load and one validation of the sources for the whole run
     code = run(list(argv))
     return TaskFailed(f"hookmsg {' '.join(argv)} exited with {code}") if code else None
 
 
-def task_validate() -> dict[str, Any]:
-    """Check every message and the catalogue against the rules."""
-    return {
-        "actions": [(_hookmsg, ["validate"])],
-        "file_dep": [*MESSAGES, *CATALOG.values(), *SOURCED, *_code("validate")],
-        "uptodate": [_settings_and_names()],
-        "verbosity": 2,
-    }
+def _digest(path: str) -> str:
+    """The content hash of a file; a marker for anything else, so missing != folder."""
+    full = ROOT / path
+    try:
+        info = full.stat()
+    except OSError:
+        return "missing"
+    if not stat.S_ISREG(info.st_mode):
+        return "folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+    try:
+        return hashlib.sha256(full.read_bytes()).hexdigest()
+    except OSError:
+        return "unreadable"
 
 
 def _digests(paths: list[str]) -> dict[str, str]:
-    found = {}
-    for path in paths:
-        try:
-            found[path] = hashlib.sha256((ROOT / path).read_bytes()).hexdigest()
-        except OSError:
-            found[path] = ""
-    return found
+    return {path: _digest(path) for path in paths}
+
+
+class _Check:
+    """An `uptodate` check with a readable reason in `doit info`."""
+
+    def __init__(self, reason: str, test: Callable[[Any, dict[str, Any]], bool]) -> None:
+        self.reason = reason
+        self.test = test
+
+    def __call__(self, task: Any, values: dict[str, Any]) -> bool:
+        return self.test(task, values)
+
+    def __repr__(self) -> str:
+        return self.reason
+
+
+def _validate() -> TaskFailed | dict[str, Any]:
+    """Validate; remember the Bindings-named paths and what each held."""
+    failed = _hookmsg("validate")
+    if failed is not None:
+        return failed
+    from hookmsg.config import load_project
+    from hookmsg.workspace import load_workspace
+
+    # Our own outputs are planned paths (they count as present, being rebuilt); their
+    # bytes are the generator tasks' business, not validate's.
+    ours = {f"{GENERATED_DIR}/{name}" for name in PRODUCED}
+    referenced = load_workspace(load_project(ROOT)).referenced_paths()
+    return {"referenced": _digests([p for p in referenced if p not in ours])}
+
+
+_SURVEYED: list[Any] = []
+
+
+def _leftovers() -> Any:
+    """One survey of the generated folder per run (tasks only ever write produced names)."""
+    if not _SURVEYED:
+        _SURVEYED.append(survey(ROOT / GENERATED_DIR, PRODUCED))
+    return _SURVEYED[0]
+
+
+BINDINGS_UNCHANGED = _Check(
+    "a path named in a Bindings section changed, appeared or disappeared",
+    lambda task, values: bool(
+        isinstance(values.get("referenced"), dict)
+        and values["referenced"] == _digests(list(values["referenced"]))
+    ),
+)
+NOTHING_REFUSED = _Check(
+    "the generated folder holds a file hookmsg did not write, or a symbolic link",
+    lambda task, values: not (_leftovers().foreign or _leftovers().links),  # one survey
+)
+NOTHING_STALE = _Check(
+    "the generated folder holds a stale output to remove",
+    lambda task, values: not _leftovers().stale,
+)
+TARGETS_UNTOUCHED = _Check(
+    "a target differs from the bytes this task last wrote (edited or deleted by hand)",
+    lambda task, values: bool(values.get("digests") == _digests(list(task.targets))),
+)
+
+
+def task_validate() -> dict[str, Any]:
+    """Check every message, the catalogue, every Bindings-named path and the generated folder."""
+    return {
+        "actions": [(_validate, [])],
+        "file_dep": [*MESSAGE_FILES, *CATALOG.values(), *SOURCED_FILES],
+        "uptodate": [
+            _settings_and_names(code=_code_stamp("validate")),
+            BINDINGS_UNCHANGED,
+            NOTHING_REFUSED,
+        ],
+        "verbosity": 2,
+    }
 
 
 def _build(targets: list[str], *argv: str) -> TaskFailed | dict[str, Any]:
@@ -177,78 +314,43 @@ def _build(targets: list[str], *argv: str) -> TaskFailed | dict[str, Any]:
     return failed if failed is not None else {"digests": _digests(targets)}
 
 
-def _targets_untouched(task: Any, values: dict[str, Any]) -> bool:
-    # doit reruns a task when its inputs change, not when someone edits its output by
-    # hand; comparing the targets' bytes with what the last run wrote closes that gap.
-    return bool(values.get("digests") == _digests(list(task.targets)))
+def _generator_task(spec: OutputSpec) -> Callable[[], dict[str, Any]]:
+    def task() -> dict[str, Any]:
+        names = _files_of(spec)
+        only = [arg for name in names for arg in ("--only", name)]
+        targets = [f"{GENERATED_DIR}/{name}" for name in names]
+        uptodate = [_settings_and_names(code=_code_stamp(spec.task)), TARGETS_UNTOUCHED]
+        if MANIFEST in names:
+            uptodate.append(NOTHING_STALE)
+        return {
+            "actions": [(_build, [targets, "build", *only])],
+            "file_dep": _inputs(spec),
+            "targets": targets,
+            "task_dep": ["validate"],
+            "uptodate": uptodate,
+            "verbosity": 2,
+            # `doit clean` leaves committed outputs alone: they are sources of truth
+            # for review, and `hookmsg build` recreates them.
+            "clean": [],
+        }
+
+    task.__doc__ = spec.doc
+    task.__name__ = f"task_{spec.task}"
+    return task
 
 
-def _generate(task: str, outputs: list[str], inputs: list[str]) -> dict[str, Any]:
-    only = [arg for name in outputs for arg in ("--only", name)]
-    targets = [f"{GENERATED_DIR}/{name}" for name in outputs]
-    return {
-        "actions": [(_build, [targets, "build", *only])],
-        "file_dep": [*inputs, *_code(task)],
-        "targets": targets,
-        "task_dep": ["validate"],
-        "uptodate": [_settings_and_names(), _targets_untouched],
-        "verbosity": 2,
-        "clean": True,
-    }
-
-
-def task_skill_index() -> dict[str, Any]:
-    """Render generated/skill-index.md from the skill catalogue."""
-    return _generate(
-        "skill_index",
-        ["skill-index.md"],
-        [CATALOG["skills.toml"], CATALOG["hooks.toml"], *SOURCED],
-    )
-
-
-def task_advisories() -> dict[str, Any]:
-    """Extract every guard's Advisory into generated/advisories.json."""
-    return _generate("advisories", ["advisories.json"], [*MESSAGES, CATALOG["hooks.toml"]])
-
-
-def task_inventory() -> dict[str, Any]:
-    """Write the hook message inventory (Markdown and JSON)."""
-    return _generate(
-        "inventory",
-        ["hook-message-inventory.md", "hook-message-inventory.json"],
-        [*MESSAGES, *CATALOG.values(), *SOURCED],
-    )
-
-
-def task_wiring() -> dict[str, Any]:
-    """Draw the wiring (events, matchers, messages, harnesses) as Mermaid diagrams."""
-    return _generate("wiring", ["hook-wiring.md"], [*MESSAGES, *CATALOG.values()])
-
-
-def task_registrations() -> dict[str, Any]:
-    """Generate every harness's hook registration file from the registry."""
-    return _generate(
-        "registrations", REGISTRATIONS, [CATALOG["hooks.toml"], CATALOG["harnesses.toml"]]
-    )
+for _spec in OUTPUTS:
+    globals()[f"task_{_spec.task}"] = _generator_task(_spec)
 
 
 def task_package() -> dict[str, Any]:
     """Write the reproducible release archive under dist/ (refused if check fails)."""
-    generated = [f"{GENERATED_DIR}/{name}" for name in [*GENERATED_FILES, *REGISTRATIONS]]
+    # The archive's name carries the content version (`git describe`), which only the
+    # action computes; an existing archive with the same bytes is left as it is.
     return {
         "actions": [(_hookmsg, ["package"])],
-        "file_dep": [
-            *MESSAGES,
-            *CATALOG.values(),
-            *SOURCED,
-            *generated,
-            *_code("package"),
-            *DISPATCHER,
-        ],
-        "targets": [f"dist/{archive_name()}"],
-        "uptodate": [_settings_and_names(epoch=os.environ.get("SOURCE_DATE_EPOCH", ""))],
+        "uptodate": [False],
         "verbosity": 2,
-        "clean": True,
     }
 
 
@@ -259,12 +361,3 @@ def task_check() -> dict[str, Any]:
         "uptodate": [False],
         "verbosity": 2,
     }
-
-
-def task_dispatch_table() -> dict[str, Any]:
-    """Write generated/dispatch-table.json, the data the runtime dispatcher reads."""
-    guards = f"{CATALOG_DIR}/guards.toml"
-    optional = [guards] if (ROOT / guards).is_file() and guards not in CATALOG.values() else []
-    return _generate(
-        "dispatch_table", ["dispatch-table.json"], [*MESSAGES, *CATALOG.values(), *optional]
-    )

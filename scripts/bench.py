@@ -5,12 +5,18 @@ Each figure is the median wall time of repeated fresh processes:
 
 - `hookmsg check` on this repository, against `python -c "import markdown_it, jinja2, pydantic"`;
 - a no-op `doit` on this repository, against a no-op `doit` of a one-task dodo.py;
+- `doit` after a one-message edit, against one `hookmsg build` of the same edit (each in
+  its own copy of this repository, the edit alternating so that every run has work);
 - `hookmsg validate` of synthetic corpora of 200 and 2,000 valid messages (about 4 KB
   each), against a block-only markdown-it parse of the same files; the per-message cost
   is the difference between the two corpus sizes divided by 1,800;
 - the hook dispatcher, run from an install root unpacked from `hookmsg package`, against
   `python -c pass`: a PreToolUse Write with its five messages and every guard silent, the
   same with two guards firing, and SessionStart with the skill index.
+
+Hostile inputs below `max-file-bytes` (#16), each validated once, as absolute times: a
+240 KB Bindings line of repeated `<!--`, a 240 KB licence-like first line, and 4,000
+dispatch entries with unknown events (each a finding whose position is looked up).
 
 Usage: python scripts/bench.py [--repeat N] [--sizes 200,2000]
 """
@@ -125,6 +131,67 @@ def make_corpus(root: Path, count: int) -> Path:
     skills = f'{head}[cross-bound]\nm00000 = "the first synthetic message"\n{rest}'
     (project / "catalog" / "skills.toml").write_text(skills, "utf-8")
     return project
+
+
+def _copy_for_doit(target: Path) -> Path:
+    target.mkdir()
+    for name in ("pyproject.toml", "messages", "catalog", "generated", "dodo.py", "scripts"):
+        source = REPO / name
+        if source.is_dir():
+            ignore = shutil.ignore_patterns("*.egg-info")
+            shutil.copytree(source, target / name, ignore=ignore)
+        else:
+            shutil.copy2(source, target / name)
+    return target
+
+
+def _edit_once(root: Path, turn: int) -> None:
+    path = root / "messages/stop.md"
+    text = path.read_text(encoding="utf-8")
+    marker = "\nBenchmark edit "
+    if marker in text:
+        text = text[: text.index(marker)] + text[text.index("\n\n## Bindings") :]
+    text = text.replace("\n\n## Bindings", f"{marker}{turn}.\n\n## Bindings", 1)
+    before = path.stat().st_mtime_ns
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, ns=(before + 10**9, before + 10**9))  # doit trusts an unchanged mtime
+
+
+def edit_then(command: Sequence[str], root: Path, repeat: int) -> float:
+    """Median time of `command` right after a one-message edit, in `root`."""
+    times = []
+    for turn in range(repeat):
+        _edit_once(root, turn)
+        times.append(median_seconds(command, root, 1))
+    return statistics.median(times)
+
+
+def hostile_inputs(tmp: Path) -> None:
+    """Time `hookmsg validate` on each hostile input (no floor: linear time is the point)."""
+    stop = (REPO / "messages/stop.md").read_text(encoding="utf-8")
+    size = 240_000
+    files = {
+        "240 KB Bindings line of `<!--`": stop.replace(
+            "- **Drives →** ", "- **Drives →** " + "<!--" * (size // 4) + " ", 1
+        ),
+        "240 KB licence-like first line": "<!-- SPDX-License-Identifier: MIT"
+        + "x" * size
+        + "\n"
+        + stop.split("\n", 1)[1],
+    }
+    for label, text in files.items():
+        path = tmp / "hostile.md"
+        path.write_text(text, encoding="utf-8")
+        seconds = median_seconds([*HOOKMSG, "validate", str(path)], REPO, 1, ok=(0, 1))
+        print(f"  hostile: {label:<40} {seconds:7.3f} s")
+    project = _copy_for_doit(tmp / "hostile-catalogue")
+    hooks = project / "catalog/hooks.toml"
+    entries = "".join(
+        f'\n[[dispatch]]\nevent = "Unknown{i}"\nmessages = ["stop"]\n' for i in range(4000)
+    )
+    hooks.write_text(hooks.read_text(encoding="utf-8") + entries, encoding="utf-8")
+    seconds = median_seconds([*HOOKMSG, "validate"], project, 1, ok=(1,))
+    print(f"  hostile: {'4,000 dispatch entries, unknown events':<40} {seconds:7.3f} s")
 
 
 HEADER = "# SPDX-License-Identifier: MIT"
@@ -276,6 +343,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         median_seconds(DOIT, REPO, 1)
         doit_noop = median_seconds(DOIT, REPO, repeat)
         results.append(row("no-op doit (this repository)", doit_noop, doit_floor, 1.15))
+
+        with_doit = _copy_for_doit(tmp / "edit-doit")
+        with_build = _copy_for_doit(tmp / "edit-build")
+        median_seconds(DOIT, with_doit, 1)  # doit's state, as after a first run
+        doit_edit = edit_then(DOIT, with_doit, repeat)
+        build_edit = edit_then([*HOOKMSG, "build"], with_build, repeat)
+        results.append(row("doit after a one-message edit", doit_edit, build_edit, 1.3))
+
+        hostile_inputs(tmp)
 
         corpora = {n: make_corpus(tmp, n) for n in (small, large)}
         validate = {

@@ -13,7 +13,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # works before `pip install` too
 
-from hookmsg.cli import run
+try:  # the libraries the build imports lazily, checked up front
+    import jinja2  # noqa: F401
+    import markdown_it  # noqa: F401
+    import pydantic  # noqa: F401
+
+    from hookmsg.cli import run
+except ModuleNotFoundError as missing:  # run outside the project's virtual environment
+    sys.stderr.write(
+        f"generate_skill_index.py: cannot import {missing.name!r}: this Python lacks hookmsg's "
+        "dependencies. Run it with the project's environment:\n"
+        "  python3 -m venv .venv && .venv/bin/pip install -e .\n"
+        "  .venv/bin/python scripts/generate_skill_index.py\n"
+    )
+    sys.exit(2)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,6 +24,20 @@ class Result:
     err: str
 
 
+# Variables that change what hookmsg prints (format, colour) or how text is decoded.
+# Each test starts without them, so the suite passes the same on a laptop, in a dumb
+# terminal, under a non-UTF-8 locale and on GitHub's runners (`.ci/run` runs part of it
+# again with them set); tests that are about them set them on purpose.
+OUTPUT_CHANGING = ("GITHUB_ACTIONS", "NO_COLOR", "FORCE_COLOR", "TERM", "HOOKMSG_STRICT")
+
+
+@pytest.fixture(autouse=True)
+def _neutral_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in OUTPUT_CHANGING:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PYTHONUTF8", "1")  # child Pythons read and write UTF-8 under any locale
+
+
 @pytest.fixture(autouse=True)
 def _private_check_cache(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch

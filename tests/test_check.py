@@ -84,6 +84,8 @@ class Case:
     expected: frozenset[tuple[str, str]]
     # After `hookmsg build`, are the files exactly the original ones again?
     restores_original: bool = True
+    # Does `hookmsg build` repair it? (It refuses to touch a file it did not write.)
+    build_repairs: bool = True
 
 
 def _edit_message(root: Path) -> None:
@@ -114,6 +116,28 @@ def _stray(name: str) -> Callable[[Path], None]:
     return apply
 
 
+def _stale_listed(name: str) -> Callable[[Path], None]:
+    """A file an earlier build wrote (so its manifest lists it) that nothing produces now."""
+
+    def apply(root: Path) -> None:
+        _stray(name)(root)
+        manifest = root / "generated/outputs.json"
+        record = json.loads(manifest.read_text(encoding="utf-8"))
+        record["outputs"] = sorted([*record["outputs"], name])
+        manifest.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+
+    return apply
+
+
+def _link(name: str) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        outside = root.parent / "outside"
+        outside.mkdir(exist_ok=True)
+        (root / "generated" / name).symlink_to(outside)
+
+    return apply
+
+
 CASES = [
     Case(
         "message-body",
@@ -130,7 +154,30 @@ CASES = [
         Case(f"deleted-{name}", _deleter(name), frozenset({(f"generated/{name}", "G003")}))
         for name in GENERATOR_NAMES
     ),
-    Case("stray-file", _stray("old-index.md"), frozenset({("generated/old-index.md", "G004")})),
+    Case(
+        "stale-output",
+        _stale_listed("old-index.md"),
+        frozenset({("generated/old-index.md", "G004"), ("generated/outputs.json", "G002")}),
+    ),
+    Case(
+        "stale-output-in-subfolder",
+        _stale_listed("cursor/old-hooks.json"),
+        frozenset(
+            {("generated/cursor/old-hooks.json", "G004"), ("generated/outputs.json", "G002")}
+        ),
+    ),
+    Case(
+        "stray-file",
+        _stray("old-index.md"),
+        frozenset({("generated/old-index.md", "G005")}),
+        build_repairs=False,
+    ),
+    Case(
+        "link-in-generated",
+        _link("elsewhere"),
+        frozenset({("generated/elsewhere", "G006")}),
+        build_repairs=False,
+    ),
     Case(
         "stray-temporary",
         _stray(".advisories.json.abc123.tmp"),
@@ -139,7 +186,8 @@ CASES = [
     Case(
         "stray-in-subfolder",
         _stray("old/index.md"),
-        frozenset({("generated/old/index.md", "G004")}),
+        frozenset({("generated/old/index.md", "G005")}),
+        build_repairs=False,
     ),
 ]
 
@@ -223,16 +271,26 @@ def test_json_format_is_one_array_of_diagnostics(
 ) -> None:
     _hand_edit_advisories(project)
     _deleter("skill-index.md")(project)
-    _stray("old-index.md")(project)
+    _stale_listed("old-index.md")(project)
     drop_licence_line(project / "messages/stop.md")
     before = snapshot(project)
     result = cli(*command, "--format", "json")
     assert result.code == 1
-    records = json.loads(result.out)  # the whole of stdout: no diff, no fix line
+    records = json.loads(result.out)  # the whole of stdout: the diffs ride in the records
     assert isinstance(records, list)
+    base = {"path", "line", "col", "code", "severity", "message"}
     for record in records:
-        assert set(record) == {"path", "line", "col", "code", "severity", "message"}
+        assert base <= set(record) <= {*base, "diff", "fix"}
         assert isinstance(record["line"], int) and isinstance(record["col"], int)
+        if record["code"] in ("G002", "G003", "G004"):
+            # Validation fails (L001), so the fix is never a build that would refuse.
+            assert record["fix"].startswith("Fix: fix the findings above first"), record
+    by_path = {r["path"]: r for r in records}
+    diff = by_path["generated/advisories.json"]["diff"]
+    assert "--- generated/advisories.json (committed)" in diff
+    assert "+++ generated/advisories.json (from the sources)" in diff
+    assert "Full procedure (edited): " in diff
+    assert "diff" not in by_path["messages/stop.md"]
     codes = {(r["path"], r["code"]) for r in records}
     assert {
         ("generated/advisories.json", "G002"),
@@ -241,6 +299,44 @@ def test_json_format_is_one_array_of_diagnostics(
         ("messages/stop.md", "L001"),
     } <= codes
     assert snapshot(project) == before
+
+
+@pytest.mark.parametrize("command", CHECK_COMMANDS, ids=" ".join)
+def test_github_annotation_carries_the_diff_and_the_fix(
+    project: Path, cli: Cli, command: tuple[str, ...]
+) -> None:
+    _hand_edit_advisories(project)
+    result = cli(*command, "--format", "github")
+    assert result.code == 1
+    lines = [line for line in result.out.split("\n") if line]
+    assert len(lines) == 1, result.out  # one annotation; its body holds the rest
+    body = lines[0].split("::", 2)[2].replace("%0A", "\n").replace("%25", "%")
+    assert body.startswith("G002 differs from what the sources produce\n")
+    assert "Full procedure (edited): " in body
+    assert body.endswith("Fix: run `hookmsg build`, then commit the generated files.")
+
+
+@pytest.mark.parametrize("fmt", ["json", "github"])
+@pytest.mark.parametrize("command", ["validate", "check", "build"])
+def test_settings_errors_are_findings_in_every_format(
+    project: Path, cli: Cli, fmt: str, command: str
+) -> None:
+    text = (project / "pyproject.toml").read_text(encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        text.replace('generated = "generated"', 'generated = "."'), encoding="utf-8"
+    )
+    result = cli(command, "--format", fmt)
+    assert result.code == 2
+    if fmt == "json":
+        records = json.loads(result.out)
+        assert [r["code"] for r in records] == ["K001"]
+        assert records[0]["path"].endswith("pyproject.toml")
+    else:
+        assert result.out.startswith("::error file=") and ",title=K001::K001 " in result.out
+    (project / "pyproject.toml").write_text("[tool.hookmsg\n", encoding="utf-8")
+    result = cli(command, "--format", fmt)
+    assert result.code == 2
+    assert "K002" in result.out
 
 
 def test_json_format_on_a_clean_tree_is_an_empty_array(project: Path, cli: Cli) -> None:
@@ -252,7 +348,7 @@ def test_json_format_on_a_clean_tree_is_an_empty_array(project: Path, cli: Cli) 
 # -- build --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("case", CASES, ids=_ids)
+@pytest.mark.parametrize("case", [c for c in CASES if c.build_repairs], ids=_ids)
 def test_build_repairs_every_drift(project: Path, cli: Cli, case: Case) -> None:
     original = snapshot(project)
     case.apply(project)
@@ -272,12 +368,30 @@ def test_build_repairs_every_drift(project: Path, cli: Cli, case: Case) -> None:
         assert changed == {"messages/stop.md", *INVENTORY}
 
 
-def test_build_removes_the_stray_file(project: Path, cli: Cli) -> None:
-    _stray("old-index.md")(project)
-    result = cli("build")
+def test_build_removes_a_stale_output(project: Path, cli: Cli) -> None:
+    _stale_listed("old-index.md")(project)
+    result = cli("build", "-v")
     assert result.code == 0
     assert not (project / "generated/old-index.md").exists()
-    assert "generated/old-index.md" in result.err
+    assert "removed generated/old-index.md" in result.err
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if not c.build_repairs], ids=_ids)
+def test_build_refuses_what_it_did_not_write_and_writes_nothing(
+    project: Path, cli: Cli, case: Case
+) -> None:
+    case.apply(project)
+    _hand_edit_advisories(project)  # a change that a build would otherwise write
+    before = snapshot(project)
+    result = cli("build")
+    assert result.code == 1, result.out + result.err
+    assert case.expected <= diagnostics(result.out), result.out
+    assert "nothing was written" in result.err
+    assert snapshot(project) == before
+    after = cli("check")
+    assert after.code == 1
+    last = after.out.rstrip("\n").split("\n")[-1]
+    assert "first" in last, after.out  # never "run hookmsg build" alone: it would refuse
 
 
 def test_build_with_a_validation_error_writes_nothing(project: Path, cli: Cli) -> None:
@@ -360,3 +474,23 @@ def test_check_from_a_subfolder_is_clean(
     assert result.code == 0, result.out + result.err
     assert result.out == ""
     assert snapshot(project) == before
+
+
+def test_check_over_the_skill_budget_never_advises_a_build_that_refuses(
+    project: Path, cli: Cli
+) -> None:
+    # Over budget (G001) and drifted: build would refuse, so check must not send people there.
+    text = (project / "pyproject.toml").read_text(encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        text.replace("skill-index-budget = 1600", "skill-index-budget = 100"), encoding="utf-8"
+    )
+    _hand_edit_advisories(project)
+    result = cli("check")
+    assert result.code == 1
+    assert ("catalog/skills.toml", "G001") in diagnostics(result.out)
+    assert cli("build").code == 1  # the build that the advice must not promise
+    advice = [line for line in result.out.split("\n") if line.startswith("Fix:")]
+    assert advice == [
+        "Fix: fix the findings above first (`hookmsg explain CODE` says how); "
+        "then run `hookmsg build` and commit the generated files."
+    ], result.out

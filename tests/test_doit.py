@@ -8,6 +8,7 @@ a task that is up to date as `-- name`.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -238,4 +239,50 @@ def test_deleted_output_is_rebuilt_by_its_task_alone(
     assert again.code == 0, again.output
     assert "advisories" in again.ran, again.output
     assert {"validate", "skill_index"} <= again.up_to_date, again.output
+    assert files_under(built / "generated") == committed
+
+
+def test_deleting_a_bindings_named_file_fails_the_next_doit(built: Path) -> None:
+    # A path named in a Bindings section is one of validate's inputs: doit notices it go.
+    extra = built / "docs/extra.md"
+    extra.parent.mkdir()
+    extra.write_text("Extra notes.\n", encoding="utf-8")
+    path = built / "messages/stop.md"
+    text = path.read_text(encoding="utf-8")
+    rewrite(
+        path,
+        text.replace("`catalog/hooks.toml`, the", "`catalog/hooks.toml` and `docs/extra.md`, the"),
+    )
+    first = doit(built)
+    assert first.code == 0, first.output
+    assert "validate" in first.ran
+    extra.unlink()
+    second = doit(built)
+    assert second.code != 0, second.output
+    assert "B009" in second.output
+    extra.write_text("Extra notes, edited.\n", encoding="utf-8")
+    third = doit(built)
+    assert third.code == 0, third.output
+    assert "validate" in third.ran
+
+
+def test_doit_info_names_its_reasons_in_words(built: Path) -> None:
+    path = built / "generated/advisories.json"
+    path.write_bytes(path.read_bytes() + b"\n")
+    info = doit(built, "info", "advisories")
+    assert "a target differs from the bytes this task last wrote" in info.output
+    assert "<function" not in info.output
+
+
+def test_default_doit_removes_a_stale_output(built: Path, committed: dict[str, bytes]) -> None:
+    stale = built / "generated/codex/old-hooks.json"
+    stale.write_text("{}\n", encoding="utf-8")
+    manifest = built / "generated/outputs.json"
+    record = json.loads(manifest.read_text(encoding="utf-8"))
+    record["outputs"] = sorted([*record["outputs"], "codex/old-hooks.json"])
+    manifest.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    again = doit(built)
+    assert again.code == 0, again.output
+    assert "outputs" in again.ran
+    assert not stale.exists()
     assert files_under(built / "generated") == committed

@@ -225,7 +225,7 @@ def _directory_in_place(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
         (_backup_full, 1, "No space left on device"),
         (_last_rename_full, 1, "No space left on device"),
         (_interrupt_midway, 130, "interrupted"),
-        (_directory_in_place, 1, "every output is as it was"),
+        (_directory_in_place, 1, "nothing was written"),
     ],
     ids=["fsync", "write", "mkstemp", "backup", "last-rename", "ctrl-c-midway", "directory"],
 )
@@ -470,3 +470,44 @@ def test_doit_state_and_its_sqlite_sidecars_are_ignored_by_git() -> None:
     assert STATE in lines
     paths = [STATE, f"{STATE}-journal", f"{STATE}-wal", f"{STATE}-shm"]
     assert _ignored(paths) == paths
+
+
+# =========================================================================== a second interrupt
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "sigint"])
+def test_a_second_interrupt_during_the_restore_waits_for_it(
+    project: Path, cli: Cli, committed: Tree, monkeypatch: pytest.MonkeyPatch, signum: int
+) -> None:
+    """The first failure starts a restore; a signal that arrives while it runs is held
+    until every output is back, the backups go only after that, and the final message
+    ("interrupted; no output was changed") is true."""
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
+    before = hand_edit_every_output(project)
+    real_replace = os.replace
+    state = {"renames": 0, "signalled": False}
+
+    def replace(source: object, target: object) -> None:
+        restoring = str(source).endswith(".bak") and not str(target).endswith(".bak")
+        if restoring and not state["signalled"]:
+            state["signalled"] = True
+            os.kill(os.getpid(), signum)  # the second interrupt, in the middle of the restore
+        elif str(source).endswith(".tmp"):
+            state["renames"] += 1
+            if state["renames"] == 3:
+                raise OSError(errno.ENOSPC, "No space left on device", str(target))
+        real_replace(source, target)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "replace", replace)
+    try:
+        result = cli("build")
+    finally:
+        signal.signal(signal.SIGINT, previous_int)
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert state["signalled"]
+    assert result.code == 130, result.out + result.err
+    assert "no output was changed" in result.err
+    assert "Traceback" not in result.err
+    assert files_under(project / "generated") == before
+    assert leftovers(project) == []
+    assert_recovers(project, cli, committed)

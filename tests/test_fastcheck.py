@@ -6,6 +6,7 @@ or output changes; then `hookmsg check` must fail exactly as the full check does
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -195,4 +196,56 @@ def test_pipeline_code_and_libraries_are_part_of_the_key(
 
     assert cli("check").code == 0
     monkeypatch.setattr(hookmsg.fastcheck, "_library_stamps", lambda: ["markdown_it=99.0"])
+    assert not known_clean(project)
+
+
+# -- the cache records exactly what the check read (#16) ---------------------------------
+
+
+def test_an_edit_while_the_check_runs_is_never_recorded_as_clean(
+    project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_validate = hookmsg.commands.build.validate_workspace
+    stop = project / "messages" / "stop.md"
+
+    def validate_then_edit(workspace: object) -> object:
+        found = real_validate(workspace)  # type: ignore[arg-type]
+        # The check has read the clean file; now someone breaks it (no licence line).
+        stop.write_text(stop.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")
+        return found
+
+    monkeypatch.setattr(hookmsg.commands.build, "validate_workspace", validate_then_edit)
+    assert cli("check").code == 0  # it validated the clean bytes
+    monkeypatch.setattr(hookmsg.commands.build, "validate_workspace", real_validate)
+    assert not known_clean(project)
+    result = cli("check")
+    assert result.code == 1 and "L001" in result.out
+
+
+def test_a_fifo_named_in_bindings_is_not_a_missing_file(project: Path, cli: Cli) -> None:
+    pipe = project / "docs" / "pipe"
+    pipe.parent.mkdir()
+    os.mkfifo(pipe)
+    _bind_to(project, "docs/pipe")
+    assert cli("build").code == 0
+    assert cli("check").code == 0
+    assert known_clean(project)
+    pipe.unlink()
+    assert not known_clean(project)
+    result = cli("check")
+    assert result.code == 1 and "B009" in result.out
+
+
+def test_every_file_of_the_libraries_is_part_of_the_key(
+    project: Path, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deep = tmp_path / "libs" / "fakelib" / "deeper" / "module.py"
+    deep.parent.mkdir(parents=True)
+    (deep.parents[1] / "__init__.py").write_text("", encoding="utf-8")
+    deep.write_text("X = 1\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path / "libs"))
+    monkeypatch.setattr(hookmsg.fastcheck, "LIBRARIES", ("fakelib",))
+    assert cli("check").code == 0
+    assert known_clean(project)
+    deep.write_text("X = 22\n", encoding="utf-8")  # a change below the package's __init__.py
     assert not known_clean(project)

@@ -1383,7 +1383,9 @@ def test_hostile_title_keeps_the_inventory_table_whole(project: Path, cli: Cli) 
     assert f"`{name}`" in rows
     for row in rows.values():
         assert len(_cells(row)) == width, row
-    assert "<script>" in _cells(rows[f"`{name}`"])[-1]
+    # Raw HTML stays text: escaped, never a tag in the rendered table (#16).
+    assert "&lt;script&gt;" in _cells(rows[f"`{name}`"])[-1]
+    assert "<script>" not in text
 
 
 @pytest.mark.parametrize("separator", ["\u2028", "\x85", "\x0b", "\x0c", "\x1c", "\r"])

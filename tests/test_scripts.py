@@ -52,3 +52,18 @@ def test_benchmark_runs_on_a_tiny_corpus() -> None:
     for figure in figures:
         assert figure in done.stdout
     assert "ratio" in done.stdout
+
+
+def test_generate_skill_index_outside_the_environment_says_what_to_run(tmp_path: Path) -> None:
+    # -S: no site-packages, as with a system Python that lacks the dependencies.
+    done = subprocess.run(
+        [sys.executable, "-S", str(SCRIPTS / "generate_skill_index.py"), "--check"],
+        cwd=copy_repository(tmp_path / "repo"),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert ".venv/bin/python scripts/generate_skill_index.py" in done.stderr

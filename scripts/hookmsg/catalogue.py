@@ -29,7 +29,7 @@ from hookmsg.diagnostics import Diagnostic
 from hookmsg.skill_sources import SkillSet, resolve
 from hookmsg.source import read_source
 from hookmsg.tomlpos import locate, toml_error_position
-from hookmsg.vocabulary import EVENTS, RESERVED_NAMES, TOOLS, matcher_key
+from hookmsg.vocabulary import EVENTS, RESERVED_NAMES, TOOL_EVENTS, TOOLS, matcher_key
 from hookmsg.xcsh import check_xcsh_harness
 
 # The contract of a registration without `--contract`: Claude Code's payload and envelope.
@@ -53,6 +53,14 @@ Identifier = Annotated[
     AfterValidator(_not_reserved),
 ]
 OneLine = Annotated[str, StringConstraints(pattern=r"^[^\n\r]+$", strip_whitespace=True)]
+# Names that reach a command line, a registration or a Mermaid picture: a strict set, so
+# no value can carry a newline, a fence, a quote or a shell character.
+Spelling = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_.]*$", max_length=64)]
+# A matcher: `*`, or names joined by `|` (a regular expression the harness compiles).
+Matcher = Annotated[
+    str,
+    StringConstraints(pattern=r"^(\*|[A-Za-z][A-Za-z0-9_]*(\|[A-Za-z][A-Za-z0-9_]*)*)$"),
+]
 
 
 class _Strict(BaseModel):
@@ -62,8 +70,8 @@ class _Strict(BaseModel):
 class Dispatch(_Strict):
     """One dispatcher entry: an event, an optional matcher, the messages it evaluates."""
 
-    event: str
-    matcher: str | None = None
+    event: Spelling
+    matcher: Matcher | None = None
     messages: list[Kebab] = Field(min_length=1)
 
     @property
@@ -120,7 +128,6 @@ FileName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]
 
 
 # What reaches a command line, a matcher or a picture: a harness's event and tool names.
-Spelling = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_.]*$", max_length=64)]
 ToolName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", max_length=64)]
 
 
@@ -350,6 +357,9 @@ def _load(
     except tomllib.TOMLDecodeError as error:
         line, col, message = toml_error_position(error, source.text)
         return None, source.text, [*problems, Diagnostic(display, line, col, "C001", message)]
+    except RecursionError:
+        message = "nested too deeply to read"
+        return None, source.text, [*problems, Diagnostic(display, 1, 1, "C001", message)]
     try:
         return model.model_validate(data), source.text, problems
     except ValidationError as error:
@@ -549,6 +559,26 @@ def _shared_contracts(harnesses: HarnessCatalogue, text: str, display: str) -> l
     return found
 
 
+def _check_matchers(registry: HookRegistry, text: str, display: str) -> list[Diagnostic]:
+    """A tool event's matcher names only known tools (else it silently never fires)."""
+    found = []
+    for index, entry in enumerate(registry.dispatch):
+        if entry.event not in TOOL_EVENTS or matcher_key(entry.matcher) == "*":
+            continue
+        for name in (entry.matcher or "").split("|"):
+            if name not in TOOLS:
+                found.append(
+                    Diagnostic(
+                        display,
+                        locate(text, ("dispatch", index, "matcher")),
+                        1,
+                        "C005",
+                        f"matcher names unknown tool '{name}'; known: {', '.join(TOOLS)}",
+                    )
+                )
+    return found
+
+
 def load_catalogue(project: Project) -> Catalogue:
     """Load and validate every catalogue file; never raises for bad content."""
     max_bytes = project.settings.max_file_bytes
@@ -559,6 +589,10 @@ def load_catalogue(project: Project) -> Catalogue:
         hooks, catalogue.registry_display, HookRegistry, max_bytes, project.root
     )
     catalogue.diagnostics += found
+    if catalogue.registry is not None:
+        catalogue.diagnostics += _check_matchers(
+            catalogue.registry, catalogue.registry_text, catalogue.registry_display
+        )
 
     path = project.catalog_file("harnesses.toml")
     display = project.relative(path)

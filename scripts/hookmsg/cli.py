@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from hookmsg import __version__
-from hookmsg.errors import EXIT_OK, HookmsgError, UsageError, exit_code_for
+from hookmsg.errors import EXIT_OK, ConfigError, HookmsgError, UsageError, exit_code_for
 
 EXIT_CODES_HELP = "exit codes: 0 clean, 1 findings or drift, 2 usage or configuration error"
 
@@ -88,7 +88,13 @@ def _cmd_package(args: argparse.Namespace) -> int:
     from hookmsg.report import choose_format
 
     output = Path(args.output) if args.output else None
-    return package(load_project(), output, choose_format(args.format))
+    return package(
+        load_project(),
+        output,
+        choose_format(args.format),
+        version=args.content_version,
+        verbose=args.verbose,
+    )
 
 
 def _cmd_install_render(args: argparse.Namespace) -> int:
@@ -219,10 +225,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="write the reproducible release archive (refused if check fails)",
         description="Check, then write dist/hookmsg-assets-VERSION.tar.gz: the generated "
         "files, every message's delivered text and a manifest of sizes and SHA-256 sums. "
-        "Times come from SOURCE_DATE_EPOCH, else the last commit.",
+        "VERSION is the content version (default: `git describe --tags --always --dirty`). "
+        "Times come from SOURCE_DATE_EPOCH, else the last commit. A dirty tree warns; an "
+        "existing archive with different bytes is never replaced.",
         epilog=EXIT_CODES_HELP,
     )
     package.add_argument("--output", metavar="DIR", help="folder for the archive (default dist/)")
+    package.add_argument(
+        "--content-version",
+        metavar="VERSION",
+        help="the version in the archive's name (default: git describe --tags --always --dirty)",
+    )
     _format_option(package)
     package.set_defaults(handler=_cmd_package)
 
@@ -330,8 +343,35 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _config_findings(args: argparse.Namespace, text: str) -> None:
+    """K001/K002 as findings in the machine formats too (text already went to stderr)."""
+    from hookmsg.diagnostics import format_diagnostics, parse_diagnostic_lines
+    from hookmsg.report import choose_format, writes_utf8
+
+    if not hasattr(args, "format"):
+        return
+    fmt = choose_format(args.format)
+    if fmt != "text":
+        found = parse_diagnostic_lines(text)
+        sys.stdout.write(format_diagnostics(found, fmt, ascii=not writes_utf8()))
+
+
+def _printable_streams() -> None:
+    """Under a non-UTF-8 locale, write what the encoding lacks as escapes, never crash.
+
+    (In JSON output an escape such as `\u2192` is still the same string.)
+    """
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        reconfigure = getattr(stream, "reconfigure", None)
+        if encoding != "utf8" and reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code instead of exiting."""
+    _printable_streams()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -343,6 +383,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     except HookmsgError as error:
         prefix = "hookmsg: error: " if isinstance(error, UsageError) else ""
         sys.stderr.write(f"{prefix}{error}\n")
+        if isinstance(error, ConfigError):
+            _config_findings(args, str(error))
         return exit_code_for(error)
     except KeyboardInterrupt as error:
         sys.stderr.write("hookmsg: interrupted; no output was changed\n")

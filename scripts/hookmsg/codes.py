@@ -430,7 +430,8 @@ _RULES: tuple[Rule, ...] = (
     # Configuration.
     Rule(
         "K001",
-        "A `[tool.hookmsg]` setting is invalid (unknown key, wrong type, path out of the root).",
+        "A `[tool.hookmsg]` setting is invalid (unknown key, wrong type, path out of the root, "
+        "or a generated folder that is not a dedicated folder of its own).",
         "Fix the named key in `pyproject.toml`.",
         '`delivered-cap = "10k"`',
     ),
@@ -439,6 +440,13 @@ _RULES: tuple[Rule, ...] = (
         "No readable `pyproject.toml` was found from the working directory upward.",
         "Run hookmsg inside the project, or fix the TOML syntax of `pyproject.toml`.",
         "running in `/tmp`",
+    ),
+    Rule(
+        "K003",
+        "doit's state file (`.doit.db`) is not a regular file, or is unreadable and cannot be "
+        "removed.",
+        "Remove it; losing it only costs one rebuild.",
+        "a folder named `.doit.db`",
     ),
     # Generated outputs.
     Rule(
@@ -462,8 +470,22 @@ _RULES: tuple[Rule, ...] = (
     Rule(
         "G004",
         "A file in the generated folder is produced by nothing (stale).",
-        "Run `hookmsg build`, which removes it, or delete it.",
-        "`generated/old-index.md` left behind",
+        "Run `hookmsg build`, which removes it (it is listed in `outputs.json` or is "
+        "hookmsg's own temporary file).",
+        "`generated/cursor/hooks.json` left behind after a rename",
+    ),
+    Rule(
+        "G005",
+        "A file in the generated folder was not written by hookmsg (not in its `outputs.json`); "
+        "build refuses to run while it is there, and never removes it.",
+        "Move the file out of the generated folder, or delete it yourself.",
+        "`generated/notes.md` added by hand",
+    ),
+    Rule(
+        "G006",
+        "The generated folder holds a symbolic link; build never writes through one.",
+        "Replace the link with a real folder or file, or remove it.",
+        "`generated/codex -> ~/.codex`",
     ),
     # Skills and commands read from their own files (`[[sources]]` in the skill catalogue).
     Rule(

@@ -8,7 +8,8 @@ from pathlib import Path, PurePosixPath
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt, ValidationError, field_validator
 
 from hookmsg.errors import ConfigError
-from hookmsg.project import CATALOG_FILES, DEFAULTS, PYPROJECT, find_root, read_tool_table
+from hookmsg.project import CATALOG_FILES, DEFAULTS, PYPROJECT, find_root
+from hookmsg.settings import checked_settings
 
 
 def _kebab(name: str) -> str:
@@ -79,24 +80,10 @@ class Project:
             return path.as_posix()
 
 
-def _key_line(text: str, key: str) -> int:
-    """The line of `key` in `[tool.hookmsg]`, or of a `[tool.hookmsg.<key>]` sub-table."""
-    in_table = False
-    for number, line in enumerate(text.split("\n"), start=1):
-        stripped = line.strip().replace(" ", "")
-        if stripped.startswith("["):
-            if stripped.strip("[]").startswith(f"tool.hookmsg.{key}"):
-                return number
-            in_table = stripped == "[tool.hookmsg]"
-        elif in_table and stripped.split("=", 1)[0].strip('"') == key:
-            return number
-    return 1
-
-
 def load_project(start: Path | None = None) -> Project:
     """Find the project from `start` (default: cwd) and validate its settings."""
     root = find_root(start)
-    table, text = read_tool_table(root)
+    table = checked_settings(root)
     try:
         settings = Settings.model_validate(table)
     except ValidationError as error:
@@ -104,8 +91,7 @@ def load_project(start: Path | None = None) -> Project:
         for item in error.errors():
             key = str(item["loc"][0]) if item["loc"] else "tool.hookmsg"
             problems.append(
-                f"{root / PYPROJECT}:{_key_line(text, key)}:1: K001 "
-                f"[tool.hookmsg] key '{key}': {item['msg']}"
+                f"{root / PYPROJECT}:1:1: K001 [tool.hookmsg] key '{key}': {item['msg']}"
             )
         raise ConfigError("\n".join(problems)) from None
     return Project(root=root, settings=settings)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
@@ -48,6 +49,9 @@ class Diagnostic:
     code: str
     message: str
     severity: Severity = "error"
+    # Optional detail for machine formats: a unified diff, and the advice that fixes it.
+    diff: str = ""
+    fix: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "path", printable(self.path))
@@ -69,16 +73,50 @@ def _github_escape(text: str, *, prop: bool = False) -> str:
     return text
 
 
-def format_diagnostics(diagnostics: Sequence[Diagnostic], fmt: str) -> str:
+def _body(diagnostic: Diagnostic) -> str:
+    """An annotation's body: the finding, then its diff and its fix, each when present."""
+    parts = [f"{diagnostic.code} {diagnostic.message}"]
+    if diagnostic.diff:
+        parts.append(diagnostic.diff.rstrip("\n"))
+    if diagnostic.fix:
+        parts.append(diagnostic.fix)
+    return "\n".join(parts)
+
+
+def parse_diagnostic_lines(text: str) -> list[Diagnostic]:
+    """Diagnostics from `path:line:col: CODE message` lines (as configuration errors carry)."""
+    found = []
+    for line in text.splitlines():
+        match = _LINE.match(line)
+        if match:
+            found.append(
+                Diagnostic(
+                    match["path"],
+                    int(match["line"]),
+                    int(match["col"]),
+                    match["code"],
+                    match["msg"],
+                )
+            )
+    return found
+
+
+_LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]\d{3}) (?P<msg>.*)$")
+
+
+def format_diagnostics(diagnostics: Sequence[Diagnostic], fmt: str, *, ascii: bool = False) -> str:
     """Render diagnostics in one of FORMATS; the result ends with a newline unless empty."""
     if fmt == "json":
-        records = [asdict(d) for d in diagnostics]
-        return json.dumps(records, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+        records = [
+            {k: v for k, v in asdict(d).items() if k not in ("diff", "fix") or v}
+            for d in diagnostics
+        ]
+        return json.dumps(records, indent=2, ensure_ascii=ascii, sort_keys=True) + "\n"
     if fmt == "github":
         lines = [
             f"::{d.severity} file={_github_escape(d.path, prop=True)},line={d.line},"
             f"col={d.col},title={_github_escape(d.code, prop=True)}::"
-            f"{_github_escape(d.code + ' ' + d.message)}"
+            f"{_github_escape(_body(d))}"
             for d in diagnostics
         ]
     else:

@@ -7,17 +7,21 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import importlib
+import json
 import os
+import signal
 import stat
 import tempfile
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from hookmsg.declared import OUTPUTS, Leftovers, survey
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import WriteError
-from hookmsg.project import GENERATED_FILES
-from hookmsg.workspace import SKILL_INDEX_FILE, Workspace
+from hookmsg.workspace import Workspace
 
 MAX_DIFF_LINES = 60
 FIX_COMMAND = "hookmsg build"
@@ -29,55 +33,72 @@ class Generator:
 
     name: str
     render: Callable[[Workspace], str]
+    task: str = ""
 
 
-def _skill_index(workspace: Workspace) -> str:
+def _function(dotted: str) -> Callable[..., str]:
+    module, _, name = dotted.partition(":")
+    function: Callable[..., str] = getattr(importlib.import_module(module), name)
+    return function
+
+
+def render_skill_index_file(workspace: Workspace) -> str:
     if workspace.skill_index is None:
         raise ValueError("the skill catalogue did not load")
     return workspace.skill_index.text
 
 
-def _advisories(workspace: Workspace) -> str:
-    from hookmsg.render.advisories import render_advisories
+def render_registration_file(workspace: Workspace, harness_id: str) -> str:
+    from hookmsg.render.registrations import render_registration
 
-    return render_advisories(workspace)
-
-
-def _inventory_md(workspace: Workspace) -> str:
-    from hookmsg.render.inventory import render_inventory_markdown
-
-    return render_inventory_markdown(workspace)
-
-
-def _inventory_json(workspace: Workspace) -> str:
-    from hookmsg.render.inventory import render_inventory_json
-
-    return render_inventory_json(workspace)
+    harnesses = workspace.catalogue.harnesses
+    registry = workspace.catalogue.registry
+    if harnesses is None or registry is None:
+        raise ValueError("the harness catalogue or the registry did not load")
+    harness = next(h for h in harnesses.harnesses if h.id == harness_id)
+    return render_registration(harness, registry)
 
 
-def _wiring(workspace: Workspace) -> str:
-    from hookmsg.render.wiring import render_wiring
-
-    return render_wiring(workspace)
-
-
-def _dispatch_table(workspace: Workspace) -> str:
-    from hookmsg.render.dispatch_table import render_dispatch_table
-
-    return render_dispatch_table(workspace)
+def render_manifest(workspace: Workspace) -> str:
+    names = [g.name for g in all_generators(workspace)]
+    record = {
+        "about": "Every file hookmsg writes into this folder; build removes no other file. "
+        "Generated: do not edit.",
+        "outputs": sorted(names),
+    }
+    return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
 
 
-GENERATORS: tuple[Generator, ...] = (
-    Generator(SKILL_INDEX_FILE, _skill_index),
-    Generator("advisories.json", _advisories),
-    Generator("hook-message-inventory.md", _inventory_md),
-    Generator("hook-message-inventory.json", _inventory_json),
-    Generator("hook-wiring.md", _wiring),
-    Generator("dispatch-table.json", _dispatch_table),
+def _lazy(dotted: str, *args: str) -> Callable[[Workspace], str]:
+    def render(workspace: Workspace) -> str:
+        return _function(dotted)(workspace, *args)
+
+    return render
+
+
+# The fixed outputs, in declaration order (tests may replace one to make it fail).
+GENERATORS: tuple[Generator, ...] = tuple(
+    Generator(name, _lazy(dotted), spec.task)
+    for spec in OUTPUTS
+    for name, dotted in spec.files.items()
 )
+
+
+def all_generators(workspace: Workspace) -> list[Generator]:
+    """The fixed outputs, then one registration file per harness that has one."""
+    harnesses = workspace.catalogue.harnesses
+    generators = list(GENERATORS)
+    for spec in OUTPUTS:
+        if spec.per_harness is not None:
+            for harness in harnesses.harnesses if harnesses is not None else []:
+                if harness.registration is not None:
+                    name = f"{harness.id}/{harness.registration.file}"
+                    render = _lazy(spec.per_harness, harness.id)
+                    generators.append(Generator(name, render, spec.task))
+    return generators
+
+
 GENERATOR_NAMES = tuple(g.name for g in GENERATORS)
-# `project.GENERATED_FILES` is the light copy that dodo.py reads; they must agree.
-assert GENERATOR_NAMES == GENERATED_FILES, "outputs.GENERATORS and project.GENERATED_FILES differ"
 
 
 @dataclass(frozen=True)
@@ -85,31 +106,6 @@ class Output:
     path: Path
     display: str
     content: bytes
-
-
-def _registration(harness_id: str) -> Callable[[Workspace], str]:
-    def render(workspace: Workspace) -> str:
-        from hookmsg.render.registrations import render_registration
-
-        harnesses = workspace.catalogue.harnesses
-        registry = workspace.catalogue.registry
-        if harnesses is None or registry is None:
-            raise ValueError("the harness catalogue or the registry did not load")
-        harness = next(h for h in harnesses.harnesses if h.id == harness_id)
-        return render_registration(harness, registry)
-
-    return render
-
-
-def all_generators(workspace: Workspace) -> list[Generator]:
-    """The fixed outputs, then one registration file per harness that has one."""
-    generators = list(GENERATORS)
-    harnesses = workspace.catalogue.harnesses
-    for harness in harnesses.harnesses if harnesses is not None else []:
-        if harness.registration is not None:
-            name = f"{harness.id}/{harness.registration.file}"
-            generators.append(Generator(name, _registration(harness.id)))
-    return generators
 
 
 def render_outputs(workspace: Workspace, names: Iterable[str] | None = None) -> list[Output]:
@@ -144,29 +140,62 @@ def _read_committed(path: Path) -> bytes | str | None:
         return f"cannot be read: {error.strerror or error}"
 
 
+def leftovers(workspace: Workspace) -> Leftovers:
+    """What the generated folder holds besides the outputs, links never followed."""
+    produced = {generator.name for generator in all_generators(workspace)}
+    return survey(workspace.project.generated_dir, produced)
+
+
+def refused_leftovers(workspace: Workspace) -> list[Diagnostic]:
+    """G005 for each file hookmsg did not write, G006 for each link, in the generated folder."""
+    left = leftovers(workspace)
+    return [
+        Drift(workspace.project.relative(path), state).diagnostic()
+        for state, paths in (("foreign", left.foreign), ("link", left.links))
+        for path in paths
+    ]
+
+
 def stale_files(workspace: Workspace) -> list[Path]:
-    """Files in `generated/` that no generator produces (including leftover temporaries)."""
-    folder = workspace.project.generated_dir
-    if not folder.is_dir():
-        return []
-    produced = {folder / generator.name for generator in all_generators(workspace)}
-    return sorted(
-        (p for p in folder.rglob("*") if not p.is_dir() and p not in produced),
-        key=lambda p: p.as_posix(),
-    )
+    """Files in `generated/` that this tool wrote and no generator produces any more."""
+    return list(leftovers(workspace).stale)
+
+
+def _confined(path: Path, folder: Path) -> bool:
+    """Is `path`'s folder, with every link resolved, the same folder inside `folder`?"""
+    real_folder = os.path.realpath(folder)
+    try:
+        relative = path.parent.relative_to(folder)
+    except ValueError:
+        return False
+    expected = os.path.join(real_folder, *relative.parts)  # noqa: PTH118
+    return os.path.realpath(path.parent) == expected
 
 
 def write_all(
-    changes: Iterable[Output], remove: Iterable[Path] = (), *, prune_up_to: Path | None = None
+    changes: Iterable[Output], remove: Iterable[Path] = (), *, folder: Path | None = None
 ) -> None:
-    """Replace every changed output, all or nothing.
+    """Replace every changed output and remove every file in `remove`, all or nothing.
 
     Every new content is first written and synced to a temporary file beside its
     target. Only when all of them exist are they renamed over the targets, each old
-    target kept as a hard-linked backup until the last rename succeeded; a failure
-    (or an interrupt) at any point puts every target back as it was. Then the files
-    in `remove` are deleted, with the folders that this empties below `prune_up_to`.
+    target kept as a hard-linked backup; each file to remove is renamed to a backup
+    too. A failure (or an interrupt) at any point puts every target back as it was.
+    When `folder` is given, nothing outside it is touched: a target whose folder is
+    reached through a link, or a removal that is not a regular file, is refused.
+    Afterwards the folders that the removals emptied are pruned, up to `folder`.
     """
+    changes = list(changes)
+    remove = list(remove)
+    if folder is not None:
+        for path in [*(o.path for o in changes), *remove]:
+            if not _confined(path, folder):
+                raise WriteError(
+                    f"refused to write {path}: it is outside {folder} or behind a link"
+                )
+        for path in remove:
+            if not stat.S_ISREG(path.lstat().st_mode):
+                raise WriteError(f"refused to remove {path}: it is not a regular file")
     staged: list[tuple[Path, Path]] = []
     backups: list[tuple[Path | None, Path]] = []
     try:
@@ -176,27 +205,53 @@ def write_all(
             backups.append((_backup(target), target))
             temporary.replace(target)
         staged.clear()
+        for path in remove:
+            moved = path.with_name(f".{path.name}.{os.getpid()}.bak")
+            path.replace(moved)
+            backups.append((moved, path))
     except BaseException as error:
-        _restore(backups)
-        if isinstance(error, OSError):
-            where = f" {error.filename}" if error.filename else ""
-            raise WriteError(
-                f"cannot write{where}: {error.strerror or error}; every output is as it was"
-            ) from None
-        raise
-    finally:
-        for temporary, _ in staged:
-            with contextlib.suppress(OSError):
-                temporary.unlink()
-        for backup, _ in backups:
-            if backup is not None:
+        with _signals_deferred():  # a second Ctrl-C or SIGTERM waits for the restore
+            kept = _restore(backups)
+            for temporary, _ in staged:
                 with contextlib.suppress(OSError):
-                    backup.unlink()
-    for path in remove:
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
-        if prune_up_to is not None:
-            _remove_empty_parents(path.parent, prune_up_to)
+                    temporary.unlink()
+        if kept:
+            raise WriteError(
+                f"{_reason(error)}; could not put back {len(kept)} output(s); their previous "
+                f"contents are kept in: {', '.join(str(p) for p in kept)}"
+            ) from None
+        if isinstance(error, OSError):
+            raise WriteError(f"{_reason(error)}; every output is as it was") from None
+        raise
+    for kept_copy, _ in backups:
+        if kept_copy is not None:
+            with contextlib.suppress(OSError):
+                kept_copy.unlink()
+    if folder is not None:
+        for path in remove:
+            _remove_empty_parents(path.parent, folder)
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, OSError):
+        where = f" {error.filename}" if error.filename else ""
+        return f"cannot write{where}: {error.strerror or error}"
+    return "interrupted" if isinstance(error, KeyboardInterrupt) else str(error)
+
+
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM until the block ends (main thread, POSIX; else a no-op)."""
+    deferred = {signal.SIGINT, signal.SIGTERM}
+    can_block = hasattr(signal, "pthread_sigmask") and (
+        threading.current_thread() is threading.main_thread()
+    )
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, deferred) if can_block else None
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _backup(target: Path) -> Path | None:
@@ -213,13 +268,27 @@ def _backup(target: Path) -> Path | None:
     return backup
 
 
-def _restore(backups: list[tuple[Path | None, Path]]) -> None:
+def _restore(backups: list[tuple[Path | None, Path]]) -> list[Path]:
+    """Put every target back; remove each backup once its target is verified.
+
+    Returns the backups that could not be put back (kept, so no content is lost).
+    """
+    kept: list[Path] = []
     for backup, target in reversed(backups):
-        with contextlib.suppress(OSError):
+        try:
             if backup is None:
-                target.unlink()
-            else:
+                target.unlink(missing_ok=True)
+                continue
+            if backup.exists() and not (target.exists() and backup.samefile(target)):
                 backup.replace(target)
+            # Renaming a hard link over its twin does nothing: remove the twin.
+            if backup.exists() and backup.samefile(target):
+                backup.unlink()
+        except OSError:
+            pass
+        if backup is not None and backup.exists():
+            kept.append(backup)
+    return kept
 
 
 def _remove_empty_parents(folder: Path, stop: Path) -> None:
@@ -250,12 +319,24 @@ def _stage(output: Output) -> tuple[Path, Path]:
     return temporary, output.path
 
 
-DRIFT_CODES = {"drifted": "G002", "missing": "G003", "stale": "G004"}
+DRIFT_CODES = {
+    "drifted": "G002",
+    "missing": "G003",
+    "stale": "G004",
+    "foreign": "G005",
+    "link": "G006",
+}
 _DRIFT_TEXT = {
     "drifted": "differs from what the sources produce",
     "missing": "is missing",
     "stale": "is produced by nothing",
+    "foreign": "was not written by hookmsg (not in the generated folder's outputs.json); "
+    "build never removes it: move or delete it yourself",
+    "link": "is a symbolic link; the generated folder holds only real files and folders, "
+    "and build never writes through a link: replace it with a real folder or remove it",
 }
+# States that `build` does not repair: it refuses and writes nothing.
+REFUSED_STATES = frozenset({"foreign", "link"})
 
 
 @dataclass(frozen=True)
@@ -263,11 +344,21 @@ class Drift:
     """One generated file that differs from what the sources produce."""
 
     display: str
-    state: str  # "drifted", "missing" or "stale"
+    state: str  # "drifted", "missing", "stale", "foreign" or "link"
     diff: tuple[str, ...] = ()
 
-    def diagnostic(self) -> Diagnostic:
-        return Diagnostic(self.display, 1, 1, DRIFT_CODES[self.state], _DRIFT_TEXT[self.state])
+    def diagnostic(self, *, blocked: bool = False) -> Diagnostic:
+        """The finding, carrying its diff and its fix for the machine formats."""
+        fix = "" if self.state in REFUSED_STATES else fix_advice(blocked=blocked)
+        return Diagnostic(
+            self.display,
+            1,
+            1,
+            DRIFT_CODES[self.state],
+            _DRIFT_TEXT[self.state],
+            diff="".join(self.diff),
+            fix=fix,
+        )
 
 
 def _diff(display: str, committed: bytes, expected: bytes) -> tuple[str, ...]:
@@ -298,15 +389,35 @@ def find_drift(workspace: Workspace, outputs: list[Output], *, stale: bool = Tru
             diff = _diff(output.display, committed, output.content)
             found.append(Drift(output.display, "drifted", diff))
     if stale:
-        found += [Drift(workspace.project.relative(p), "stale") for p in stale_files(workspace)]
+        left = leftovers(workspace)
+        for state, paths in (
+            ("stale", left.stale),
+            ("foreign", left.foreign),
+            ("link", left.links),
+        ):
+            found += [Drift(workspace.project.relative(p), state) for p in paths]
     return found
 
 
-def format_drift_details(drift: list[Drift]) -> str:
-    """The diffs and the one command that fixes everything, for people."""
+def fix_advice(*, blocked: bool) -> str:
+    """The one line that says how to fix drift; never a command that would refuse.
+
+    `blocked`: validation failed or the generated folder holds what build refuses to
+    touch, so `hookmsg build` would refuse until those findings are fixed.
+    """
+    if blocked:
+        return (
+            "Fix: fix the findings above first (`hookmsg explain CODE` says how); "
+            f"then run `{FIX_COMMAND}` and commit the generated files."
+        )
+    return f"Fix: run `{FIX_COMMAND}`, then commit the generated files."
+
+
+def format_drift_details(drift: list[Drift], *, blocked: bool = False) -> str:
+    """The diffs and the advice that fixes everything, for people."""
     lines: list[str] = []
     for item in drift:
         if item.diff:
             lines += ["\n", *item.diff]
-    lines.append(f"\nFix: run `{FIX_COMMAND}`, then commit the generated files.\n")
+    lines.append(f"\n{fix_advice(blocked=blocked)}\n")
     return "".join(lines)

@@ -65,7 +65,7 @@ def build_archive(files: Mapping[str, bytes], epoch: int) -> bytes:
     folders = sorted({parent.as_posix() for p in entries for parent in Path(p).parents} - {"."})
     buffer = io.BytesIO()
     with (
-        gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=epoch, compresslevel=9) as gz,
+        gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0, compresslevel=9) as gz,
         tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar,
     ):
         members: list[tuple[str, bytes | None]] = [(f, None) for f in folders]

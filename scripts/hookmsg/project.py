@@ -9,7 +9,10 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from hookmsg.declared import CATALOG_FILES, safe_registration
 from hookmsg.errors import ConfigError
+
+__all__ = ["CATALOG_FILES", "DEFAULTS", "PYPROJECT", "find_root", "read_tool_table"]
 
 PYPROJECT = "pyproject.toml"
 
@@ -23,38 +26,35 @@ DEFAULTS: dict[str, Any] = {
     "max-file-bytes": 1_000_000,
 }
 
-CATALOG_FILES = ("hooks.toml", "harnesses.toml", "skills.toml", "guards.toml")
-# Every file the pipeline writes into the generated folder (`outputs.GENERATORS` renders them).
-GENERATED_FILES = (
-    "skill-index.md",
-    "advisories.json",
-    "hook-message-inventory.md",
-    "hook-message-inventory.json",
-    "hook-wiring.md",
-    "dispatch-table.json",
-)
-
 
 def registration_files(root: Path, settings: dict[str, Any]) -> list[str]:
-    """`<harness>/<file>` for every harness registration, read without validation (for doit)."""
+    """`<harness>/<file>` for every harness registration, read without full validation.
+
+    For doit's targets: a name outside the safe character sets is left out (validation
+    reports it), so no path built from the catalogue can leave the generated folder.
+    """
+    path = root / settings["catalog"] / "harnesses.toml"
     try:
-        with (root / settings["catalog"] / "harnesses.toml").open("rb") as handle:
+        if not path.is_file():
+            return []  # missing, a folder, or a FIFO that would block: validation reports it
+        with path.open("rb") as handle:
             data = tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError):
+    except (OSError, tomllib.TOMLDecodeError, RecursionError, UnicodeDecodeError):
         return []
     found = []
-    for harness in data.get("harnesses", []) if isinstance(data, dict) else []:
+    harnesses = data.get("harnesses", [])
+    for harness in harnesses if isinstance(harnesses, list) else []:
         registration = harness.get("registration") if isinstance(harness, dict) else None
-        if isinstance(registration, dict) and isinstance(registration.get("file"), str):
-            found.append(f"{harness.get('id')}/{registration['file']}")
+        if isinstance(registration, dict):
+            name = safe_registration(harness.get("id"), registration.get("file"))
+            if name is not None:
+                found.append(name)
     return found
 
 
-def archive_name() -> str:
-    """The release archive's file name, inside `dist/`."""
-    from hookmsg import __version__
-
-    return f"hookmsg-assets-{__version__}.tar.gz"
+def archive_name(version: str) -> str:
+    """The release archive's file name, inside `dist/`, for a content version."""
+    return f"hookmsg-assets-{version}.tar.gz"
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -74,6 +74,8 @@ def read_tool_table(root: Path) -> tuple[dict[str, Any], str]:
         data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}:1:1: K002 cannot read {PYPROJECT}: {error}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}:1:1: K002 {PYPROJECT} is nested too deeply to read") from None
     except tomllib.TOMLDecodeError as error:
         from hookmsg.tomlpos import toml_error_position
 
@@ -86,9 +88,3 @@ def read_tool_table(root: Path) -> tuple[dict[str, Any], str]:
     if not isinstance(table, dict):
         raise ConfigError(f"{path}:1:1: K001 [tool.hookmsg] must be a table")
     return table, text
-
-
-def raw_settings(root: Path) -> dict[str, Any]:
-    """Defaults overlaid with `[tool.hookmsg]`, unvalidated: for listing files cheaply."""
-    table, _ = read_tool_table(root)
-    return {**DEFAULTS, **table}

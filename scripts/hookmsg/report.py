@@ -16,6 +16,12 @@ def choose_format(requested: str | None) -> str:
     return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
+def writes_utf8() -> bool:
+    """Does standard output encode UTF-8? (Not under a non-UTF-8 locale.)"""
+    encoding = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("-", "")
+    return encoding == "utf8"
+
+
 def use_colour() -> bool:
     """Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
     return "NO_COLOR" not in os.environ and sys.stdout.isatty()
@@ -33,7 +39,7 @@ def emit(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
     # JSON is always printed, even empty, so a tool can parse every run's output.
     if not diagnostics and fmt != "json":
         return
-    text = format_diagnostics(diagnostics, fmt)
+    text = format_diagnostics(diagnostics, fmt, ascii=not writes_utf8())
     if fmt == "text" and use_colour():
         text = "".join(_colour(line) + "\n" for line in text.splitlines())
     sys.stdout.write(text)

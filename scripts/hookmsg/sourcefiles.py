@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import stat
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,9 +74,11 @@ def list_source(root: Path, kind: str, path: str) -> Listing:
 def declared_sources(catalogue_file: Path) -> list[tuple[str, str]]:
     """`(kind, path)` of every well-formed `[[sources]]` table, read without validation."""
     try:
+        if not stat.S_ISREG(catalogue_file.stat().st_mode):
+            return []  # a FIFO would block the read; the validating loader reports it
         with catalogue_file.open("rb") as handle:
             data: Any = tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError):
         return []  # the validating loader reports it
     sources = data.get("sources", []) if isinstance(data, dict) else []
     found = []

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
+from functools import lru_cache
 
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
 _AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
@@ -27,6 +29,28 @@ def _within(name: str, prefix: str) -> bool:
     return name == prefix or name.startswith(prefix + ".")
 
 
+@lru_cache(maxsize=16)
+def _index(text: str) -> tuple[list[str], list[tuple[int, tuple[bool, str]]], list[int]]:
+    """The lines, the header lines and their positions: parsed once per text.
+
+    Every diagnostic of a catalogue file asks for a position; parsing the file again for
+    each would make thousands of findings quadratic in the file's size.
+    """
+    lines = text.split("\n")
+    headers = [(i, h) for i, line in enumerate(lines) if (h := _header(line)) is not None]
+    return lines, headers, [i for i, _ in headers]
+
+
+@lru_cache(maxsize=16)
+def _arrays(text: str) -> dict[str, list[int]]:
+    """The lines of every `[[name]]` header, by name, in order."""
+    found: dict[str, list[int]] = {}
+    for i, (array, name) in _index(text)[1]:
+        if array:
+            found.setdefault(name, []).append(i)
+    return found
+
+
 def locate(
     text: str, loc: tuple[str | int, ...], needle: str | None = None, occurrence: int = 1
 ) -> int:
@@ -37,12 +61,15 @@ def locate(
     `needle` is given, the line of its `occurrence`-th appearance inside the located
     block is returned instead.
     """
-    lines = text.split("\n")
-    headers = [(i, h) for i, line in enumerate(lines) if (h := _header(line)) is not None]
+    lines, headers, positions = _index(text)
     start, end, found = 0, len(lines), 0
     prefix = ""
     in_entry = False  # inside one `[[array]]` entry, sub-tables must be in its block
     parts = list(loc)
+
+    def after(line: int) -> list[tuple[int, tuple[bool, str]]]:
+        return headers[bisect_right(positions, line) :]
+
     while parts:
         part = parts.pop(0)
         if isinstance(part, int):
@@ -50,16 +77,15 @@ def locate(
         dotted = f"{prefix}.{part}" if prefix else part
         if parts and isinstance(parts[0], int):
             index = int(parts.pop(0))
-            entries = [
-                i for i, (array, name) in headers if array and name == dotted and start <= i < end
-            ]
+            every = _arrays(text).get(dotted, [])
+            entries = every[bisect_left(every, start) : bisect_left(every, end)]
             if index < len(entries):
                 begin = entries[index]
                 stop = next(
                     (
                         i
-                        for i, (array, name) in headers
-                        if i > begin and (not _within(name, dotted) or (array and name == dotted))
+                        for i, (array, name) in after(begin)
+                        if not _within(name, dotted) or (array and name == dotted)
                     ),
                     len(lines),
                 )
@@ -67,17 +93,20 @@ def locate(
                 in_entry = True
                 continue
         low, high = (start, end) if in_entry else (0, len(lines))
-        table = next(
-            (i for i, (_, name) in headers if low <= i < high and _within(name, dotted)), None
-        )
+        table = None
+        for i, (_, name) in headers[bisect_left(positions, low) : bisect_left(positions, high)]:
+            if _within(name, dotted):
+                table = i
+                break
         if table is not None:
             stop = next(
-                (i for i, (_, name) in headers if i > table and not _within(name, dotted)),
+                (i for i, (_, name) in after(table) if not _within(name, dotted)),
                 len(lines),
             )
             start, end, found, prefix = table + 1, min(stop, end), table, dotted
             continue
-        first_header = next((i for i, _ in headers if start <= i < end), end)
+        at = bisect_left(positions, start)
+        first_header = positions[at] if at < len(positions) and positions[at] < end else end
         key = next((i for i in range(start, first_header) if _key_of(lines[i]) == part), None)
         if key is not None:
             # A multi-line value belongs to its key: the block runs to the next key.

@@ -160,8 +160,36 @@ def message_files(project: Project) -> tuple[list[Path], list[Diagnostic]]:
         return problem(f"cannot list the messages folder: {error.strerror or error}")
 
 
+# Loads shared by every call in this process (None: not shared). doit's tasks run in one
+# process, within one run; `share_loads` lets them load and validate the sources once.
+_SHARED: dict[tuple[str, str], tuple[Workspace, list[Diagnostic] | None]] | None = None
+
+
+def share_loads() -> None:
+    """From now on, in this process, load and validate each project's sources only once.
+
+    For one `doit` run, whose tasks all read the same sources; never for a long-lived
+    process that outlives an edit.
+    """
+    global _SHARED  # noqa: PLW0603 (one switch for the whole process)
+    if _SHARED is None:
+        _SHARED = {}
+
+
+def _key(project: Project) -> tuple[str, str]:
+    return str(project.root), repr(project.settings)
+
+
 def load_workspace(project: Project) -> Workspace:
     """Read the catalogue and every message once; render the skill index in memory."""
+    if _SHARED is None:
+        return _load_workspace(project)
+    if _key(project) not in _SHARED:
+        _SHARED[_key(project)] = (_load_workspace(project), None)
+    return _SHARED[_key(project)][0]
+
+
+def _load_workspace(project: Project) -> Workspace:
     catalogue = load_catalogue(project)
     diagnostics = list(catalogue.diagnostics)
     messages: dict[str, Message] = {}
@@ -216,6 +244,16 @@ def _budget(workspace: Workspace) -> list[Diagnostic]:
 
 def validate_workspace(workspace: Workspace) -> list[Diagnostic]:
     """Every rule over the whole project: messages, skill index, registry, budget."""
+    if _SHARED is None or _SHARED.get(_key(workspace.project), (None, None))[0] is not workspace:
+        return _validate_workspace(workspace)
+    known = _SHARED[_key(workspace.project)][1]
+    if known is None:
+        known = _validate_workspace(workspace)
+        _SHARED[_key(workspace.project)] = (workspace, known)
+    return list(known)
+
+
+def _validate_workspace(workspace: Workspace) -> list[Diagnostic]:
     found = list(workspace.diagnostics)
     for message in workspace.messages.values():
         # An authored file may not take the generated skill index's name; it is still

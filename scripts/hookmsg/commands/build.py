@@ -6,10 +6,12 @@ import sys
 from collections.abc import Iterable
 
 from hookmsg.config import Project
+from hookmsg.declared import MANIFEST
 from hookmsg.errors import EXIT_FINDINGS, EXIT_OK, UsageError
-from hookmsg.fastcheck import remember_clean
+from hookmsg.fastcheck import before_check, remember_clean
 from hookmsg.lock import folder_lock
 from hookmsg.outputs import (
+    REFUSED_STATES,
     all_generators,
     find_drift,
     format_drift_details,
@@ -42,29 +44,35 @@ def build(
 def _build_locked(
     project: Project, *, check: bool, fmt: str, names: Iterable[str] | None, verbose: bool
 ) -> int:
-    workspace = load_workspace(project)
     selected = list(names) if names is not None else None
+    # What every input holds before this run reads it: the cache records a clean result
+    # only if nothing changed between this reading and the check's own.
+    before = before_check(project.root) if selected is None else None
+    workspace = load_workspace(project)
     if selected is not None:
         known = [g.name for g in all_generators(workspace)]
         unknown = [name for name in selected if name not in known]
         if unknown:
             raise UsageError(f"unknown output {', '.join(unknown)}; known: {', '.join(known)}")
     diagnostics = validate_workspace(workspace)
+    # The whole folder is surveyed (stale, foreign, links) by a full run, and by the
+    # run that writes the manifest of outputs: the list that proves what is stale.
+    tidy = selected is None or MANIFEST in selected
     if check:
         drift = []
         if workspace.renderable:
-            drift = find_drift(
-                workspace, render_outputs(workspace, selected), stale=selected is None
-            )
-        emit(sorted([*diagnostics, *(d.diagnostic() for d in drift)]), fmt)
+            drift = find_drift(workspace, render_outputs(workspace, selected), stale=tidy)
+        blocked = bool(diagnostics) or any(d.state in REFUSED_STATES for d in drift)
+        emit(sorted([*diagnostics, *(d.diagnostic(blocked=blocked) for d in drift)]), fmt)
         if drift and fmt == "text":
-            sys.stdout.write(format_drift_details(drift))
+            sys.stdout.write(format_drift_details(drift, blocked=blocked))
         if verbose or ((diagnostics or drift) and fmt == "text"):
             note(summary([*diagnostics, *(d.diagnostic() for d in drift)], "check"))
         if diagnostics or drift:
             return EXIT_FINDINGS
         if selected is None:
-            remember_clean(project.root, workspace.referenced_paths())
+            produced = [g.name for g in all_generators(workspace)]
+            remember_clean(project.root, workspace.referenced_paths(), before, produced=produced)
         return EXIT_OK
 
     emit(diagnostics, fmt)
@@ -73,19 +81,32 @@ def _build_locked(
             note(summary(diagnostics, "build") + "; nothing was written")
         return EXIT_FINDINGS
     outputs = render_outputs(workspace, selected)
-    drift = find_drift(workspace, outputs, stale=selected is None)
+    drift = find_drift(workspace, outputs, stale=tidy)
+    refused = [d.diagnostic() for d in drift if d.state in REFUSED_STATES]
+    if refused:
+        emit(refused, fmt)
+        if fmt == "text":
+            note(summary(refused, "build") + "; nothing was written")
+        return EXIT_FINDINGS
     changed = {d.display for d in drift if d.state != "stale"}
     stale = [project.root / d.display for d in drift if d.state == "stale"]
-    write_all(
-        [o for o in outputs if o.display in changed], stale, prune_up_to=project.generated_dir
-    )
-    for item in drift:
-        note(f"{'removed' if item.state == 'stale' else 'wrote'} {item.display}")
+    write_all([o for o in outputs if o.display in changed], stale, folder=project.generated_dir)
     if verbose:
+        for item in drift:
+            note(f"{'removed' if item.state == 'stale' else 'wrote'} {item.display}")
         changed_or_removed = {item.display for item in drift}
         for output in outputs:
             if output.display not in changed_or_removed:
                 note(f"unchanged {output.display}")
     if selected is None:
-        remember_clean(project.root, workspace.referenced_paths())
+        generated = project.generated_dir
+        written = {
+            "generated:" + o.path.relative_to(generated).as_posix(): o.content
+            for o in outputs
+            if o.display in changed
+        }
+        produced = [g.name for g in all_generators(workspace)]
+        remember_clean(
+            project.root, workspace.referenced_paths(), before, produced=produced, written=written
+        )
     return EXIT_OK

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from hookmsg.config import Project
 from hookmsg.errors import EXIT_FINDINGS, EXIT_OK
+from hookmsg.lock import folder_lock
+from hookmsg.outputs import refused_leftovers
 from hookmsg.report import emit, note, summary
 from hookmsg.workspace import load_workspace, validate_paths, validate_workspace
 
@@ -19,6 +21,11 @@ def validate(project: Project, paths: Sequence[Path], fmt: str, *, verbose: bool
         checked = f"{len(paths)} path{'s' if len(paths) != 1 else ''}"
     else:
         diagnostics = validate_workspace(workspace)
+        if workspace.renderable:  # the registrations' names are known: survey the folder
+            # As a check does: wait for a running build, never see its temporaries.
+            with folder_lock(project.generated_dir, exclusive=False):
+                refused = refused_leftovers(workspace)
+            diagnostics = sorted([*diagnostics, *refused])
         checked = f"{len(workspace.all_messages())} messages and the catalogue"
     emit(diagnostics, fmt)
     if verbose:

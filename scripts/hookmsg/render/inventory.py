@@ -101,9 +101,12 @@ def skill_rows(workspace: Workspace) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda row: row["name"])
 
 
+_CELL_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+
+
 def cell(text: str) -> str:
-    """Make text safe inside a Markdown table cell: one line, pipes escaped."""
-    flat = " ".join(text.split())
+    """Make text safe inside a Markdown table cell: one line, pipes and HTML escaped."""
+    flat = "".join(_CELL_ENTITIES.get(c, c) for c in " ".join(text.split()))
     return flat.replace("\\", "\\\\").replace("|", "\\|") or "—"
 
 

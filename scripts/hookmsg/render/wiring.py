@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
-import re
+import hashlib
 
 from hookmsg.render.inventory import cell
 from hookmsg.render.templates import render
 from hookmsg.vocabulary import EVENTS, EVERY, TOOL_EVENTS
 from hookmsg.workspace import Workspace
 
-_UNSAFE_ID = re.compile(r"[^A-Za-z0-9_]")
-
 
 def node_id(kind: str, *parts: str) -> str:
-    return kind + "_" + "_".join(_UNSAFE_ID.sub("_", part) for part in parts)
+    """A stable id from a hash of the names: `com-pact` and `com.pact` stay two nodes."""
+    key = "\0".join((kind, *parts)).encode("utf-8", "surrogatepass")
+    return f"{kind}_{hashlib.sha256(key).hexdigest()[:12]}"
+
+
+_LABEL_ENTITIES = {"&": "#amp;", '"': "#quot;", "<": "#lt;", ">": "#gt;", "`": "#96;"}
 
 
 def label(text: str) -> str:
-    """A quoted Mermaid label; quotes and angle brackets become entities."""
-    escaped = text.replace("&", "#amp;").replace('"', "#quot;")
-    return '"' + escaped.replace("<", "#lt;").replace(">", "#gt;") + '"'
+    """A quoted Mermaid label on one line; quotes, angle brackets and backticks as entities."""
+    flat = " ".join(text.split())
+    return '"' + "".join(_LABEL_ENTITIES.get(c, c) for c in flat) + '"'
 
 
 def render_wiring(workspace: Workspace) -> str:
