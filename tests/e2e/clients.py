@@ -125,6 +125,11 @@ class Runner:
     any_matcher: str = "*"
     #: a Stop hook exiting 2 makes the client prompt the model again (seen with the pins)
     stop_exit_2_loops: bool = True
+    #: PreToolUse `additionalContext` reaches the model (Qwen Code computes it, sends nothing)
+    pretool_context: bool = True
+    #: Stop `additionalContext` reaches the model, which costs one more model request (the
+    #: client prompts it again with the context); elsewhere only a block would reach it
+    stop_context: bool = False
     #: True: the registration gives `command` + `args` (exec form); False: one shell string
     exec_form: bool = False
 
@@ -164,6 +169,10 @@ class Runner:
         """The texts in this request that the client's hooks handed to the model."""
         raise NotImplementedError
 
+    def tool_outputs(self, body: Mapping[str, Any]) -> list[str]:
+        """The texts of the tool results in this request (a refused call's reason too)."""
+        raise NotImplementedError
+
 
 class ClaudeCode(Runner):
     harness = "claude-code-engine"
@@ -172,6 +181,7 @@ class ClaudeCode(Runner):
     write_matcher = "Write"
     exec_form = True
     stop_exit_2_loops = False
+    stop_context = True
 
     def session(
         self,
@@ -211,6 +221,16 @@ class ClaudeCode(Runner):
             for message in body.get("messages") or []
             if isinstance(message, dict) and message.get("role") == "system"
             for text in _texts(message.get("content"))
+        ]
+
+    def tool_outputs(self, body: Mapping[str, Any]) -> list[str]:
+        return [
+            text
+            for message in body.get("messages") or []
+            if isinstance(message, dict) and isinstance(message.get("content"), list)
+            for block in message["content"]
+            if isinstance(block, dict) and block.get("type") == "tool_result"
+            for text in _texts(block.get("content"))
         ]
 
 
@@ -345,6 +365,14 @@ class Codex(Runner):
         # The first developer item is the client's own instructions.
         return [text for item in items[1:] for text in _texts(item.get("content"))]
 
+    def tool_outputs(self, body: Mapping[str, Any]) -> list[str]:
+        return [
+            text
+            for item in body.get("input") or []
+            if isinstance(item, dict) and str(item.get("type", "")).endswith("call_output")
+            for text in _texts(item.get("output"))
+        ]
+
 
 class QwenCode(Runner):
     harness = "qwen-code"
@@ -352,6 +380,7 @@ class QwenCode(Runner):
     write_tool = "write_file"
     write_matcher = "^write_file$"
     any_matcher = ".*"
+    pretool_context = False
 
     def session(
         self,
@@ -367,6 +396,8 @@ class QwenCode(Runner):
                 "privacy": {"usageStatisticsEnabled": False},
                 "telemetry": {"enabled": False},
                 "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
+                # Its memory agent asks the model on the side after each answer.
+                "memory": {"enableManagedAutoMemory": False, "enableManagedAutoDream": False},
             },
         )
         variables = base_env(
@@ -393,6 +424,14 @@ class QwenCode(Runner):
             elif message.get("role") == "tool":
                 found += texts
         return found
+
+    def tool_outputs(self, body: Mapping[str, Any]) -> list[str]:
+        return [
+            text
+            for message in body.get("messages") or []
+            if isinstance(message, dict) and message.get("role") == "tool"
+            for text in _texts(message.get("content"))
+        ]
 
 
 def _qwen_hook_parts(system: str) -> list[str]:

@@ -116,21 +116,21 @@ class StandIn:
 
     # -- scripting ---------------------------------------------------------------
 
-    def _next(self, path: str, body: dict[str, Any]) -> tuple[Turn | None, str]:
-        """Record the request; the turn to answer with, or None with the reason."""
+    def _next(self, path: str, body: dict[str, Any]) -> tuple[Turn | None, str, int]:
+        """Record the request; the turn to answer with (None: refuse), why, its number."""
         main = bool(body.get("tools"))
         with self._lock:
             if len(self.requests) >= self.cap:
                 self.capped = True
                 self.requests.append(Recorded(path, body, main, "capped"))
-                return None, "capped"
+                return None, "capped", len(self.requests)
             if not main:
                 self.requests.append(Recorded(path, body, main, "side"))
-                return Finish("OK"), "side"
+                return Finish("OK"), "side", len(self.requests)
             turn = self.script[self._turn] if self._turn < len(self.script) else Finish("Done.")
             self._turn += 1
             self.requests.append(Recorded(path, body, main, repr(turn)))
-            return turn, repr(turn)
+            return turn, repr(turn), len(self.requests)
 
 
 def _handler_for(state: StandIn) -> type[BaseHTTPRequestHandler]:
@@ -204,20 +204,20 @@ def _handler_for(state: StandIn) -> type[BaseHTTPRequestHandler]:
                     state.requests.append(Recorded(self.path, body, False, "unknown"))
                 self._error(404, f"no such endpoint: POST {path}")
                 return
-            turn, _ = state._next(self.path, body)
+            turn, _, n = state._next(self.path, body)
             if turn is None:
                 self._error(400, "stand-in model: request cap reached (a loop?)")
                 return
             stream = bool(body.get("stream"))
             try:
                 if path.endswith("/messages"):
-                    kind, data = "text/event-stream", b"".join(anthropic_stream(body, turn))
+                    kind, data = "text/event-stream", b"".join(anthropic_stream(body, turn, n))
                 elif path.endswith("/responses"):
-                    kind, data = "text/event-stream", b"".join(responses_stream(body, turn))
+                    kind, data = "text/event-stream", b"".join(responses_stream(body, turn, n))
                 elif stream:
-                    kind, data = "text/event-stream", b"".join(chat_stream(body, turn))
+                    kind, data = "text/event-stream", b"".join(chat_stream(body, turn, n))
                 else:
-                    kind, data = "application/json", chat_whole(body, turn)
+                    kind, data = "application/json", chat_whole(body, turn, n)
             except ScriptError as error:
                 with state._lock:
                     state.errors.append(str(error))
@@ -262,9 +262,9 @@ def _pick(body: dict[str, Any], *candidates: str) -> str:
 # -- Anthropic Messages (Claude Code) ----------------------------------------------
 
 
-def anthropic_stream(body: dict[str, Any], turn: Turn) -> Iterator[bytes]:
+def anthropic_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[bytes]:
     message = {
-        "id": "msg_standin",
+        "id": f"msg_standin_{n}",
         "type": "message",
         "role": "assistant",
         "model": body.get("model", MODEL),
@@ -276,7 +276,7 @@ def anthropic_stream(body: dict[str, Any], turn: Turn) -> Iterator[bytes]:
     yield _sse("message_start", {"type": "message_start", "message": message})
     if isinstance(turn, Write):
         name = _pick(body, "Write")
-        block = {"type": "tool_use", "id": "toolu_standin", "name": name, "input": {}}
+        block = {"type": "tool_use", "id": f"toolu_standin_{n}", "name": name, "input": {}}
         arguments = json.dumps({"file_path": turn.path, "content": turn.content})
         delta = {"type": "input_json_delta", "partial_json": arguments}
         stop = "tool_use"
@@ -311,9 +311,9 @@ def apply_patch_text(turn: Write) -> str:
     return f"*** Begin Patch\n*** Add File: {turn.path}\n{added}*** End Patch\n"
 
 
-def responses_stream(body: dict[str, Any], turn: Turn) -> Iterator[bytes]:
+def responses_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[bytes]:
     response = {
-        "id": "resp_standin",
+        "id": f"resp_standin_{n}",
         "object": "response",
         "status": "in_progress",
         "model": body.get("model", MODEL),
@@ -330,25 +330,25 @@ def responses_stream(body: dict[str, Any], turn: Turn) -> Iterator[bytes]:
         if tool.get("type") == "custom":
             item = {
                 "type": "custom_tool_call",
-                "id": "ctc_standin",
+                "id": f"ctc_standin_{n}",
                 "status": "completed",
-                "call_id": "call_standin",
+                "call_id": f"call_standin_{n}",
                 "name": "apply_patch",
                 "input": patch,
             }
         else:
             item = {
                 "type": "function_call",
-                "id": "fc_standin",
+                "id": f"fc_standin_{n}",
                 "status": "completed",
-                "call_id": "call_standin",
+                "call_id": f"call_standin_{n}",
                 "name": "apply_patch",
                 "arguments": json.dumps({"input": patch}),
             }
     else:
         item = {
             "type": "message",
-            "id": "msg_standin",
+            "id": f"msg_standin_{n}",
             "status": "completed",
             "role": "assistant",
             "content": [{"type": "output_text", "text": turn.text, "annotations": []}],
@@ -379,11 +379,11 @@ def responses_stream(body: dict[str, Any], turn: Turn) -> Iterator[bytes]:
 # -- OpenAI Chat Completions (Qwen Code) --------------------------------------------
 
 
-def _chat_message(body: dict[str, Any], turn: Turn) -> tuple[dict[str, Any], str]:
+def _chat_message(body: dict[str, Any], turn: Turn, n: int) -> tuple[dict[str, Any], str]:
     if isinstance(turn, Write):
         name = _pick(body, "write_file")
         call = {
-            "id": "call_standin",
+            "id": f"call_standin_{n}",
             "type": "function",
             "function": {
                 "name": name,
@@ -397,15 +397,15 @@ def _chat_message(body: dict[str, Any], turn: Turn) -> tuple[dict[str, Any], str
 USAGE = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
 
 
-def chat_stream(body: dict[str, Any], turn: Turn) -> Iterator[bytes]:
-    message, reason = _chat_message(body, turn)
+def chat_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[bytes]:
+    message, reason = _chat_message(body, turn, n)
     delta: dict[str, Any] = {"role": "assistant"}
     if "tool_calls" in message:
         delta["tool_calls"] = [dict(message["tool_calls"][0], index=0)]
     else:
         delta["content"] = message["content"]
     head = {
-        "id": "chatcmpl-standin",
+        "id": f"chatcmpl-standin-{n}",
         "object": "chat.completion.chunk",
         "created": 0,
         "model": body.get("model", MODEL),
@@ -417,10 +417,10 @@ def chat_stream(body: dict[str, Any], turn: Turn) -> Iterator[bytes]:
     yield _sse(None, "[DONE]")
 
 
-def chat_whole(body: dict[str, Any], turn: Turn) -> bytes:
-    message, reason = _chat_message(body, turn)
+def chat_whole(body: dict[str, Any], turn: Turn, n: int = 0) -> bytes:
+    message, reason = _chat_message(body, turn, n)
     answer = {
-        "id": "chatcmpl-standin",
+        "id": f"chatcmpl-standin-{n}",
         "object": "chat.completion",
         "created": 0,
         "model": body.get("model", MODEL),
