@@ -29,6 +29,7 @@ from hookmsg.project import (  # noqa: E402 (needs the path above)
     raw_settings,
     registration_files,
 )
+from hookmsg.sourcefiles import sourced_files  # noqa: E402 (standard library only)
 
 DOIT_CONFIG: dict[str, Any] = {
     "default_tasks": [
@@ -89,6 +90,8 @@ MESSAGES = sorted(
     f"{MESSAGES_DIR}/{name}" for name in _listing(MESSAGES_DIR) if name.endswith(".md")
 )
 CATALOG = {name: f"{CATALOG_DIR}/{name}" for name in CATALOG_FILES}
+# The SKILL.md and command files that the skill catalogue's [[sources]] name.
+SOURCED = sourced_files(ROOT, ROOT / CATALOG["skills.toml"])
 REGISTRATIONS = registration_files(ROOT, SETTINGS)
 
 
@@ -127,9 +130,10 @@ def _code(task: str) -> list[str]:
 
 def _settings_and_names(**extra: str) -> Any:
     # Settings are not files; and doit does not rerun a task when a file_dep is
-    # removed, so the list of message files is part of the configuration too.
+    # removed (nor when a new file appears in a folder), so the lists of message files
+    # and of sourced skill and command files are part of the configuration too.
     # One config_changed per task: doit stores them all under a single key.
-    return config_changed({"settings": SETTINGS, "messages": MESSAGES, **extra})
+    return config_changed({"settings": SETTINGS, "messages": MESSAGES, "sourced": SOURCED, **extra})
 
 
 def _hookmsg(*argv: str) -> TaskFailed | None:
@@ -143,7 +147,7 @@ def task_validate() -> dict[str, Any]:
     """Check every message and the catalogue against the rules."""
     return {
         "actions": [(_hookmsg, ["validate"])],
-        "file_dep": [*MESSAGES, *CATALOG.values(), *_code("validate")],
+        "file_dep": [*MESSAGES, *CATALOG.values(), *SOURCED, *_code("validate")],
         "uptodate": [_settings_and_names()],
         "verbosity": 2,
     }
@@ -188,7 +192,9 @@ def _generate(task: str, outputs: list[str], inputs: list[str]) -> dict[str, Any
 def task_skill_index() -> dict[str, Any]:
     """Render generated/skill-index.md from the skill catalogue."""
     return _generate(
-        "skill_index", ["skill-index.md"], [CATALOG["skills.toml"], CATALOG["hooks.toml"]]
+        "skill_index",
+        ["skill-index.md"],
+        [CATALOG["skills.toml"], CATALOG["hooks.toml"], *SOURCED],
     )
 
 
@@ -202,7 +208,7 @@ def task_inventory() -> dict[str, Any]:
     return _generate(
         "inventory",
         ["hook-message-inventory.md", "hook-message-inventory.json"],
-        [*MESSAGES, *CATALOG.values()],
+        [*MESSAGES, *CATALOG.values(), *SOURCED],
     )
 
 
@@ -223,7 +229,7 @@ def task_package() -> dict[str, Any]:
     generated = [f"{GENERATED_DIR}/{name}" for name in [*GENERATED_FILES, *REGISTRATIONS]]
     return {
         "actions": [(_hookmsg, ["package"])],
-        "file_dep": [*MESSAGES, *CATALOG.values(), *generated, *_code("package")],
+        "file_dep": [*MESSAGES, *CATALOG.values(), *SOURCED, *generated, *_code("package")],
         "targets": [f"dist/{archive_name()}"],
         "uptodate": [_settings_and_names(epoch=os.environ.get("SOURCE_DATE_EPOCH", ""))],
         "verbosity": 2,

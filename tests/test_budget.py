@@ -23,7 +23,8 @@ Cli = Callable[..., Result]
 BUDGET = 1600
 SKILLS = "catalog/skills.toml"
 INDEX = "generated/skill-index.md"
-GROUP_LINE = re.compile(r"^- \*\*(?P<title>[^*]+):\*\* ")
+# `- **Title** (optional task hint): /ns:command, ...; skill, ...`
+GROUP_LINE = re.compile(r"^- \*\*(?P<title>[^*]+)\*\*(?: \([^)]*\))?: ")
 
 
 @pytest.fixture(autouse=True)

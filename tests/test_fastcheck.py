@@ -96,7 +96,7 @@ def _configuration(root: Path) -> None:
 
 
 def _hand_edit(root: Path) -> None:
-    _edit(root / "generated" / "skill-index.md", "Skills and commands", "Skills & commands")
+    _edit(root / "generated" / "skill-index.md", "Slash commands", "Slash-commands")
 
 
 def _deleted_output(root: Path) -> None:

@@ -130,12 +130,12 @@ def test_golden_markdown_starts_with_licence_line(name: str) -> None:
 def test_golden_skill_index_lists_groups_in_order_and_skills_by_name() -> None:
     text = _golden_text("skill-index.md")
     assert "generated" in text and "do not edit" in text
-    group_lines = [line for line in text.split("\n") if line.startswith("- **") and ":**" in line]
-    # Groups in catalogue order (Work before Review); entries sorted by skill name,
-    # manual ones in the plugin form /<namespace>:<name>.
+    group_lines = [line for line in text.split("\n") if line.startswith("- **") and "**: " in line]
+    # Groups in catalogue order (Work before Review); in each, the manual entries first
+    # in the plugin form /<namespace>:<name>, then the model-invoked ones, each sorted.
     assert group_lines[:2] == [
-        "- **Work:** fix-bug, /mini:plan-change, write-tests",
-        "- **Review:** /mini:review-diff, write-commit-message",
+        "- **Work**: /mini:plan-change; fix-bug, write-tests",
+        "- **Review**: /mini:review-diff; write-commit-message",
     ]
 
 
@@ -180,8 +180,20 @@ def test_golden_inventory_rows_sorted_with_true_sizes() -> None:
     assert spelled["copilot"] == {"PostToolUse": "postToolUse", "SessionStart": "sessionStart"}
 
     markdown = _golden_text("hook-message-inventory.md")
-    table = [line for line in markdown.split("\n") if line.startswith("| `")]
+    messages_part, skills_part = markdown.split("\n## Skills and commands\n")
+    table = [line for line in messages_part.split("\n") if line.startswith("| `")]
     assert [line.split("`")[1] for line in table] == names
+    # Every catalogue entry, sorted, with the file it is read from.
+    skill_table = [line for line in skills_part.split("\n") if line.startswith("| `")]
+    assert [line.split("`")[1] for line in skill_table] == [row["name"] for row in data["skills"]]
+    assert [row["name"] for row in data["skills"]] == [
+        "fix-bug",
+        "plan-change",
+        "review-diff",
+        "write-commit-message",
+        "write-tests",
+    ]
+    assert {row["source"] for row in data["skills"]} == {"catalog/skills.toml"}
     # A pipe inside a cell is escaped so the table keeps its columns.
     assert "PreToolUse Write\\|Edit" in markdown
 

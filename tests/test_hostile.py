@@ -694,7 +694,6 @@ C002_CASES: dict[str, CatalogueEdit] = {
     "skills-description-two-lines": _append(
         "skills.toml", NEW_SKILL + 'description = "one\\ntwo"\n', 'description = "one'
     ),
-    "skills-description-missing": _append("skills.toml", NEW_SKILL, "[[skills]]"),
     "skills-manual-as-string": _append(
         "skills.toml",
         NEW_SKILL.replace("= false", '= "no"') + 'description = "x"\n',
@@ -1325,7 +1324,8 @@ def test_placeholder_named_like_a_jinja_builtin(project: Path, cli: Cli, name: s
     set_advisory(project, DEPENDENCY_GUARD, f"Check {{{{ {name} }}}} now.")
     edit(
         catalog(project, "hooks.toml"),
-        f'[guards.{DEPENDENCY_GUARD}.placeholders]\npath = "package-lock.json"',
+        f'[guards.{DEPENDENCY_GUARD}.placeholders]\npath = "pyproject.toml"\n'
+        'change = "`requests` 2.31.0 → 2.32.0"',
         f'[guards.{DEPENDENCY_GUARD}.placeholders]\n{name} = "SAMPLE"',
     )
     validate = cli("validate")

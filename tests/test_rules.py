@@ -826,7 +826,8 @@ def test_g001_engine_form_names_engine_group_sizes(project: Path, cli: Cli) -> N
 
 # --------------------------------------------------------------------------- completeness
 
-TESTED_ELSEWHERE = {"G002", "G003", "G004"}
+# U (guard data): one test per code in tests/test_guards_data.py, which checks its own.
+TESTED_ELSEWHERE = {"G002", "G003", "G004"} | {f"U00{n}" for n in range(1, 8)}
 
 
 def test_every_rule_code_has_a_test_here() -> None:
@@ -1023,3 +1024,115 @@ def test_h006_codebuddy_allows_sixty_seconds(project: Path, cli: Cli) -> None:
     line = line_of(text, "SessionStart = 61")
     assert located(found) == [("catalog/hooks.toml", line, 1, "H006")]
     assert found[0].message == "SessionStart timeout 61 s is outside codebuddy's range 1..60 s"
+
+
+# --------------------------------------------------------------------------- S: skill files
+#
+# A `[[sources]]` folder of SKILL.md files added to the catalogue; each test writes one
+# skill (folder `case`) that breaks one rule. More cases: tests/test_skill_sources.py;
+# real, independently written ones: tests/test_skill_corpus.py.
+
+SKILL_FILE = "skills/case/SKILL.md"
+
+
+def skill_findings(project: Path, cli: Cli, content: str | bytes) -> list[Position]:
+    """Source `skills/` into the Build group, write `skills/case/SKILL.md`, validate."""
+    append(skills(project), '[[sources]]\nkind = "skills"\npath = "skills"\ngroup = "build"\n')
+    write(project / SKILL_FILE, content)
+    found = run_findings(cli, "validate")
+    assert {f.path for f in found} <= {SKILL_FILE}, found
+    return positions(found)
+
+
+def test_s001_skill_without_front_matter(project: Path, cli: Cli) -> None:
+    assert skill_findings(project, cli, "# Case\n\nNo front matter.\n") == [(1, 1, "S001")]
+
+
+def test_s002_front_matter_never_closed(project: Path, cli: Cli) -> None:
+    assert skill_findings(project, cli, "---\nname: case\ndescription: y\n") == [(1, 1, "S002")]
+
+
+def test_s003_front_matter_not_yaml(project: Path, cli: Cli) -> None:
+    content = "---\nname: case\ndescription: Use when: asked\n---\n"
+    assert skill_findings(project, cli, content) == [(3, 22, "S003")]
+
+
+def test_s004_front_matter_not_a_mapping(project: Path, cli: Cli) -> None:
+    assert skill_findings(project, cli, "---\n- name\n- description\n---\n") == [(2, 1, "S004")]
+
+
+def test_s005_tab_indentation(project: Path, cli: Cli) -> None:
+    content = "---\nname: case\ndescription: y\nmetadata:\n\tauthor: me\n---\n"
+    assert skill_findings(project, cli, content) == [(5, 1, "S005")]
+
+
+def test_s006_bom_before_front_matter(project: Path, cli: Cli) -> None:
+    content = "\ufeff---\nname: case\ndescription: y\n---\n"
+    assert skill_findings(project, cli, content) == [(1, 1, "S006")]
+
+
+def test_s007_name_differs_from_folder(project: Path, cli: Cli) -> None:
+    content = "---\nname: other\ndescription: y\n---\n"
+    assert skill_findings(project, cli, content) == [(2, 7, "S007")]
+
+
+def test_s008_name_missing_or_not_kebab_case(project: Path, cli: Cli) -> None:
+    assert skill_findings(project, cli, "---\ndescription: y\n---\n") == [(1, 1, "S008")]
+    (project / SKILL_FILE).unlink()
+    write(project / "skills/case--x/SKILL.md", "---\nname: case--x\ndescription: y\n---\n")
+    found = run_findings(cli, "validate")
+    assert located(found) == [("skills/case--x/SKILL.md", 2, 7, "S008")]
+
+
+def test_s009_description_missing(project: Path, cli: Cli) -> None:
+    assert skill_findings(project, cli, "---\nname: case\n---\n") == [(1, 1, "S009")]
+
+
+def test_s010_description_too_long(project: Path, cli: Cli) -> None:
+    content = "---\nname: case\ndescription: " + "d" * 1025 + "\n---\n"
+    assert skill_findings(project, cli, content) == [(3, 14, "S010")]
+
+
+def test_s011_unknown_key(project: Path, cli: Cli) -> None:
+    content = "---\nname: case\ndescription: y\nversion: 1.0\n---\n"
+    assert skill_findings(project, cli, content) == [(4, 1, "S011")]
+
+
+def test_s012_duplicate_name(project: Path, cli: Cli) -> None:
+    append(skills(project), '[[sources]]\nkind = "commands"\npath = "commands"\ngroup = "build"\n')
+    write(project / "commands/case.md", "---\ndescription: The command.\n---\nRun.\n")
+    # The skills source comes second, so its `case` is the duplicate.
+    content = "---\nname: case\ndescription: y\n---\n"
+    assert skill_findings(project, cli, content) == [(1, 1, "S012")]
+
+
+def test_s013_entry_in_no_group(project: Path, cli: Cli) -> None:
+    append(skills(project), '[[sources]]\nkind = "skills"\npath = "skills"\n')
+    write(project / SKILL_FILE, "---\nname: case\ndescription: y\n---\n")
+    found = run_findings(cli, "validate")
+    assert located(found) == [(SKILL_FILE, 1, 1, "S013")]
+
+
+def test_s014_repeated_key(project: Path, cli: Cli) -> None:
+    content = "---\nname: case\ndescription: y\ndescription: z\n---\n"
+    assert skill_findings(project, cli, content) == [(4, 1, "S014")]
+
+
+def test_s015_wrong_type(project: Path, cli: Cli) -> None:
+    content = "---\nname: case\ndescription: y\nargument-hint: [message]\n---\n"
+    assert skill_findings(project, cli, content) == [(4, 16, "S015")]
+
+
+def test_s016_source_folder_missing(project: Path, cli: Cli) -> None:
+    text = append(skills(project), '[[sources]]\nkind = "skills"\npath = "skils"\n')
+    found = run_findings(cli, "validate")
+    line = line_of(text, 'path = "skils"') - 2
+    assert located(found) == [("catalog/skills.toml", line, 1, "S016")]
+
+
+def test_s017_skills_entry_without_description(project: Path, cli: Cli) -> None:
+    text = append(skills(project), '[[skills]]\nname = "brand-new-skill"\ngroup = "build"\n')
+    found = run_findings(cli, "validate")
+    line = line_of(text, 'name = "brand-new-skill"') - 1
+    assert located(found) == [("catalog/skills.toml", line, 1, "S017")]
+    assert "needs description and manual" in found[0].message

@@ -30,7 +30,7 @@ def test_generate_skill_index_checks_and_renders_through_the_library(tmp_path: P
     committed = index.read_bytes()
 
     assert _run("generate_skill_index.py", "--check", cwd=root).returncode == 0
-    index.write_bytes(committed.replace(b"Skills and commands", b"Skills & commands"))
+    index.write_bytes(committed.replace(b"Slash commands", b"Slash-commands"))
     drifted = _run("generate_skill_index.py", "--check", cwd=root)
     assert drifted.returncode == 1
     assert "generated/skill-index.md:1:1: G002" in drifted.stdout

@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from pathlib import Path, PureWindowsPath
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -26,9 +26,13 @@ from pydantic import (
 
 from hookmsg.config import Project
 from hookmsg.diagnostics import Diagnostic
+from hookmsg.skill_sources import SkillSet, resolve
 from hookmsg.source import read_source
 from hookmsg.tomlpos import locate, toml_error_position
 from hookmsg.vocabulary import EVENTS, RESERVED_NAMES, TOOLS, matcher_key
+
+if TYPE_CHECKING:
+    from hookmsg.guarddata import LoadedGuards
 
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 Kebab = Annotated[str, StringConstraints(pattern=KEBAB, max_length=64)]
@@ -150,13 +154,42 @@ class HarnessCatalogue(_Strict):
 class Group(_Strict):
     id: Kebab
     title: Annotated[OneLine, StringConstraints(max_length=60)]
+    # A few words on when to look in this group; the index shows them after the title.
+    hint: Annotated[OneLine, StringConstraints(max_length=80)] | None = None
 
 
 class Skill(_Strict):
+    """A `[[skills]]` entry: a whole entry, or an override of one a source file defines."""
+
     name: Kebab
-    group: str
-    manual: bool
-    description: Annotated[OneLine, StringConstraints(min_length=1, max_length=1024)]
+    group: str | None = None
+    manual: bool | None = None
+    description: Annotated[OneLine, StringConstraints(min_length=1, max_length=1024)] | None = None
+    # What the index shows after a model-invoked entry's name, so it is found by more.
+    short: Annotated[OneLine, StringConstraints(max_length=60)] | None = None
+    # The `[[sources]]` path whose file wins when several sources define this name.
+    source: str | None = None
+
+
+def _source_path(path: str) -> str:
+    if not path or path.startswith("/") or "\\" in path or PureWindowsPath(path).drive:
+        raise ValueError("must be a relative POSIX path from the project root")
+    return path
+
+
+class Source(_Strict):
+    """A folder of skills (`<path>/<name>/SKILL.md`) or commands (`<path>/<name>.md`)."""
+
+    kind: Literal["skills", "commands"]
+    path: Annotated[str, AfterValidator(_source_path)]
+    group: str | None = None
+
+
+class FrontMatterKeys(_Strict):
+    # Keys accepted beyond the Agent Skills format and Claude Code's own (S011).
+    extra_keys: list[Annotated[str, StringConstraints(min_length=1)]] = Field(
+        default_factory=list, alias="extra-keys"
+    )
 
 
 class SkillCatalogue(_Strict):
@@ -164,7 +197,13 @@ class SkillCatalogue(_Strict):
     # Messages that the skill index cross-binds, each with the reason.
     cross_bound: dict[Kebab, OneLine] = Field(default_factory=dict, alias="cross-bound")
     groups: list[Group] = Field(min_length=1)
-    skills: list[Skill] = Field(min_length=1)
+    sources: list[Source] = Field(default_factory=list)
+    skills: list[Skill] = Field(default_factory=list)
+    # Entries known to the catalogue but left out of the index, each with the reason.
+    omit: dict[Annotated[str, StringConstraints(min_length=1)], OneLine] = Field(
+        default_factory=dict
+    )
+    front_matter: FrontMatterKeys = Field(default_factory=FrontMatterKeys, alias="front-matter")
 
 
 @dataclass
@@ -174,8 +213,13 @@ class Catalogue:
     registry: HookRegistry | None = None
     harnesses: HarnessCatalogue | None = None
     skills: SkillCatalogue | None = None
+    # The skill catalogue's entries, read from its sources and merged with its TOML.
+    entries: SkillSet | None = None
     registry_text: str = ""
     registry_display: str = "catalog/hooks.toml"
+    # `catalog/guards.toml`, validated on its own; its links to the registry are checked
+    # with the messages (`guarddata.check_references`).
+    guards: LoadedGuards | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
@@ -254,30 +298,6 @@ def _check_skills(skills: SkillCatalogue, text: str, display: str) -> list[Diagn
     found += _duplicates(
         [s.name for s in skills.skills], "skill", display, lambda i: locate(text, ("skills", i))
     )
-    group_ids = {g.id for g in skills.groups}
-    for index, skill in enumerate(skills.skills):
-        if skill.group not in group_ids:
-            found.append(
-                Diagnostic(
-                    display,
-                    locate(text, ("skills", index, "group")),
-                    1,
-                    "C005",
-                    f"skill '{skill.name}' names unknown task group '{skill.group}'",
-                )
-            )
-    used = {s.group for s in skills.skills}
-    for index, group in enumerate(skills.groups):
-        if group.id not in used:
-            found.append(
-                Diagnostic(
-                    display,
-                    locate(text, ("groups", index)),
-                    1,
-                    "C006",
-                    f"task group '{group.id}' has no skills or commands",
-                )
-            )
     return found
 
 
@@ -347,4 +367,12 @@ def load_catalogue(project: Project) -> Catalogue:
     catalogue.diagnostics += found
     if catalogue.skills is not None:
         catalogue.diagnostics += _check_skills(catalogue.skills, text, display)
+        catalogue.entries = resolve(catalogue.skills, text, display, project)
+        catalogue.diagnostics += catalogue.entries.diagnostics
+
+    from hookmsg.guarddata import load_guards
+
+    path = project.catalog_file("guards.toml")
+    catalogue.guards = load_guards(path, project.relative(path), max_bytes, project.root)
+    catalogue.diagnostics += catalogue.guards.diagnostics
     return catalogue

@@ -376,6 +376,50 @@ _RULES: tuple[Rule, ...] = (
         "Lower the timeout in `[timeouts]`.",
         "`Stop = 900` where Claude Code and Codex allow 600 seconds",
     ),
+    # Guard data (`catalog/guards.toml`).
+    Rule(
+        "U001",
+        "A guard data table names an unknown detector (or none).",
+        "Set `detector` to one of the detectors the README lists.",
+        '`detector = "dependancy"`',
+    ),
+    Rule(
+        "U002",
+        "A guard's data is missing, ill-typed or has a key its detector does not read.",
+        "Fix the named key; the README lists each detector's keys.",
+        '`lockfiles = "yarn.lock"` instead of a list',
+    ),
+    Rule(
+        "U003",
+        "A regular expression in the guard data does not compile.",
+        "Fix the pattern (Python `re` syntax, searched line by line).",
+        "`'(eval\\s*'` (a group never closed)",
+    ),
+    Rule(
+        "U004",
+        "A regular expression repeats a group that holds an unbounded quantifier.",
+        "Rewrite it without nested quantifiers; it could take exponential time on a hook.",
+        "`'(\\w+\\s?)*='`",
+    ),
+    Rule(
+        "U005",
+        "A guard data table names no message, or one that is not a wired guard "
+        "(the compaction condition: not a wired context message).",
+        "Use the name of a message wired in `catalog/hooks.toml` with the right kind.",
+        "`[pretooluse-dependancy-guard]`",
+    ),
+    Rule(
+        "U006",
+        "The placeholders a detector fills differ from those the registry declares for its guard.",
+        "Make `[guards.<name>.placeholders]` in `catalog/hooks.toml` list exactly the detector's.",
+        "dependency guard declaring `path` only (it fills `path` and `change`)",
+    ),
+    Rule(
+        "U007",
+        "A guard's data refers to something that does not exist (a tool or a language).",
+        "Name a registry tool and a language defined in the same table.",
+        '`[...commands] Bash = "sh"` with no `languages.sh`',
+    ),
     # Configuration.
     Rule(
         "K001",
@@ -413,6 +457,111 @@ _RULES: tuple[Rule, ...] = (
         "A file in the generated folder is produced by nothing (stale).",
         "Run `hookmsg build`, which removes it, or delete it.",
         "`generated/old-index.md` left behind",
+    ),
+    # Skills and commands read from their own files (`[[sources]]` in the skill catalogue).
+    Rule(
+        "S001",
+        "A SKILL.md has no YAML front matter.",
+        "Start the file with `---`, a `name:` and a `description:` line, then `---`.",
+        "a SKILL.md that starts with `# Example Skill`",
+    ),
+    Rule(
+        "S002",
+        "The front matter opened with `---` is never closed.",
+        "Close the front matter with a `---` line before the body.",
+        "`---` on line 1 and no second `---`",
+    ),
+    Rule(
+        "S003",
+        "The front matter is not valid YAML (or a value in it cannot be read).",
+        "Fix the YAML at the position given; quote values that contain `: ` or start with `[`.",
+        "`description: Use when: the user asks` (an unquoted `: `)",
+    ),
+    Rule(
+        "S004",
+        "The front matter is not a mapping of keys to values, or a key is not a string.",
+        "Write the front matter as `key: value` lines.",
+        "a front matter that is a YAML list",
+    ),
+    Rule(
+        "S005",
+        "A tab indents a front matter line; YAML indents with spaces only.",
+        "Replace the tab with spaces.",
+        "`metadata:` then a line indented with a tab",
+    ),
+    Rule(
+        "S006",
+        "A byte order mark precedes the front matter.",
+        "Save the file as UTF-8 without BOM.",
+        "`\\ufeff---` on line 1",
+    ),
+    Rule(
+        "S007",
+        "A skill's `name` differs from the name of its folder.",
+        "Rename the folder or the `name`; harnesses find a skill by its folder.",
+        "`skills/postgresql/SKILL.md` with `name: postgresql-table-design`",
+    ),
+    Rule(
+        "S008",
+        "A name is missing, or is not 1-64 lowercase letters, digits and single hyphens.",
+        "Write the name in kebab case, without leading, trailing or doubled hyphens.",
+        "`name: Hook Development`",
+    ),
+    Rule(
+        "S009",
+        "A skill or command has no description, or an empty one.",
+        "Write a `description:` that says what it does and when to use it.",
+        "`description:` followed by nothing",
+    ),
+    Rule(
+        "S010",
+        "A description is longer than 1,024 characters.",
+        "Shorten it; move the detail into the body.",
+        "a 1,929-character description",
+    ),
+    Rule(
+        "S011",
+        "The front matter has a key that the skill or command format does not define.",
+        "Remove the key, or accept it under `[front-matter] extra-keys` in the skill catalogue.",
+        "`version: 1.0.0` in a SKILL.md",
+    ),
+    Rule(
+        "S012",
+        "Two skills or commands have the same name.",
+        "Rename one, or pick the one that wins with a `[[skills]]` entry naming its `source`.",
+        "`brainstorming` in two skill folders",
+    ),
+    Rule(
+        "S013",
+        "A skill or command is in no task group, so the index cannot list it.",
+        "Give its `[[sources]]` a `group`, add a `[[skills]]` entry with one, or list it under "
+        "`[omit]`.",
+        "a source without `group` and no `[[skills]]` entry",
+    ),
+    Rule(
+        "S014",
+        "A front matter key appears twice; YAML keeps only one of the values.",
+        "Keep one of them.",
+        "two `description:` lines",
+    ),
+    Rule(
+        "S015",
+        "A front matter key has the wrong type.",
+        "Write the value as the message says; quote an `argument-hint` like `[message]`.",
+        "`argument-hint: [message-hint]`, which YAML reads as a list",
+    ),
+    Rule(
+        "S016",
+        "A folder named by `[[sources]]` does not exist or cannot be listed.",
+        "Fix the `path`, relative to the project root, or create the folder.",
+        '`path = "skils"`',
+    ),
+    Rule(
+        "S017",
+        "A `[[skills]]` entry is incomplete, or sets what its source file decides.",
+        "Give an entry that no file defines a description and `manual`; edit a sourced "
+        "entry's description in its front matter.",
+        '`[[skills]] name = "x"` with only a group, and no file defines `x`',
     ),
 )
 

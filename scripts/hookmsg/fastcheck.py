@@ -1,12 +1,12 @@
 """The check's fast path: a cache of the last clean run, keyed by content hashes.
 
-A full check proves the tree clean; this module remembers the proof as one SHA-256
-over every input and output it depended on (the configuration, the messages, the
-catalogue, every file in the generated folder, every path a Bindings section names,
-the pipeline's own code and the versions of the libraries that parse and render).
-The next check with the same fingerprint answers "clean" without parsing anything or
-importing the heavy libraries. Only clean results are remembered, so a cache can only
-ever skip work, never hide a finding.
+A full check proves the tree clean; this module remembers the proof as one SHA-256 over
+every input and output it depended on (the configuration, the messages, the catalogue
+and the skill and command files it reads, every file in the generated folder, every path
+a Bindings section names, the pipeline's own code and the versions of the libraries that
+parse and render). The next check with the same fingerprint answers "clean" without
+parsing anything or importing the heavy libraries. Only clean results are remembered, so
+a cache can only ever skip work, never hide a finding.
 
 The cache lives outside the project (`$HOOKMSG_CACHE_DIR`, else `$XDG_CACHE_HOME/hookmsg`,
 else `~/.cache/hookmsg`), so the check still writes nothing into the tree.
@@ -28,9 +28,10 @@ from pathlib import Path
 
 from hookmsg import __version__
 from hookmsg.project import CATALOG_FILES, PYPROJECT, raw_settings
+from hookmsg.sourcefiles import sourced_files
 
 PACKAGE = Path(__file__).resolve().parent
-LIBRARIES = ("markdown_it", "jinja2", "pydantic", "pydantic_core")
+LIBRARIES = ("markdown_it", "jinja2", "pydantic", "pydantic_core", "yaml")
 
 
 def enabled() -> bool:
@@ -85,6 +86,12 @@ def fingerprint(root: Path, referenced: Iterable[str]) -> str:
         _feed_file(digest, path, "message:" + path.name)
     for name in CATALOG_FILES:
         _feed_file(digest, root / settings["catalog"] / name, "catalog:" + name)
+    # The skill and command files the catalogue's [[sources]] name, and their listing
+    # (a file added to or removed from a source folder changes the index).
+    sourced = sourced_files(root, root / settings["catalog"] / "skills.toml")
+    digest.update(("\0sourced\0" + "\0".join(sourced)).encode("utf-8", "surrogateescape"))
+    for text in sourced:
+        _feed_file(digest, root / text, "sourced:" + text)
     generated = root / settings["generated"]
     for path in _files_under(generated):
         _feed_file(digest, path, "generated:" + path.relative_to(generated).as_posix())

@@ -23,7 +23,7 @@ DEFAULTS: dict[str, Any] = {
     "max-file-bytes": 1_000_000,
 }
 
-CATALOG_FILES = ("hooks.toml", "harnesses.toml", "skills.toml")
+CATALOG_FILES = ("hooks.toml", "harnesses.toml", "skills.toml", "guards.toml")
 # Every file the pipeline writes into the generated folder (`outputs.GENERATORS` renders them).
 GENERATED_FILES = (
     "skill-index.md",

@@ -174,8 +174,8 @@ def load_workspace(project: Project) -> Workspace:
         if message is not None:
             messages[message.name] = message
     skill_index = skill_message = None
-    if catalogue.skills is not None:
-        skill_index = render_skill_index(catalogue.skills, project)
+    if catalogue.skills is not None and catalogue.entries is not None:
+        skill_index = render_skill_index(catalogue.skills, catalogue.entries.entries, project)
         path = project.generated_dir / SKILL_INDEX_FILE
         skill_message = parse_text(
             skill_index.text, project.settings.licence_line, project.relative(path), path
@@ -237,6 +237,13 @@ def validate_workspace(workspace: Workspace) -> list[Diagnostic]:
             workspace.catalogue.registry_display,
             names,
             readable=workspace.all_messages().keys(),
+        )
+    guards = workspace.catalogue.guards
+    if registry is not None and names is not None and guards is not None and guards.text:
+        from hookmsg.guarddata import check_references
+
+        found += check_references(
+            guards, registry, workspace.catalogue.registry_display, set(names)
         )
     harnesses = workspace.catalogue.harnesses
     if registry is not None and harnesses is not None:

@@ -70,7 +70,28 @@ def inventory_data(workspace: Workspace) -> dict[str, Any]:
             for h in harnesses
         ],
         "messages": rows,
+        "skills": skill_rows(workspace),
     }
+
+
+def skill_rows(workspace: Workspace) -> list[dict[str, Any]]:
+    """Every skill and command the catalogue knows, with the file that defines it."""
+    entries = workspace.catalogue.entries
+    skills = workspace.catalogue.skills
+    if entries is None or skills is None:
+        return []
+    rows = [
+        {
+            "name": entry.name,
+            "kind": entry.kind,
+            "group": entry.group,
+            "manual": entry.manual,
+            "source": entry.source,
+            "omitted": skills.omit.get(entry.name),
+        }
+        for entry in [*entries.entries, *entries.omitted]
+    ]
+    return sorted(rows, key=lambda row: row["name"])
 
 
 def cell(text: str) -> str:
@@ -118,6 +139,16 @@ def render_inventory_markdown(workspace: Workspace) -> str:
                     "; ".join(f"{', '.join(ids)} ({reason})" for reason, ids in reasons.items()),
                 )
             )
+    skill_table = [
+        [
+            f"`{row['name']}`",
+            row["kind"],
+            cell(f"left out: {row['omitted']}" if row["omitted"] else row["group"] or ""),
+            "user" if row["manual"] else "model",
+            f"`{cell(row['source'])}`",
+        ]
+        for row in data["skills"]
+    ]
     matrix = [
         [cell(h["name"]), *[cell(h["events"].get(event, "")) for event in data["events"]]]
         for h in data["harnesses"]
@@ -129,4 +160,5 @@ def render_inventory_markdown(workspace: Workspace) -> str:
         gaps=gaps,
         events=data["events"],
         matrix=matrix,
+        skills=skill_table,
     )

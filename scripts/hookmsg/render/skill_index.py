@@ -1,13 +1,15 @@
-"""`skill-index.md`: one line per task group, rendered from the skill catalogue."""
+"""`skill-index.md`: one line per task group, rendered from the catalogue's entries."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hookmsg.catalogue import SkillCatalogue
 from hookmsg.config import Project
 from hookmsg.message import parse_text
 from hookmsg.render.templates import render
+from hookmsg.skill_sources import Entry
 
 
 @dataclass(frozen=True)
@@ -34,14 +36,28 @@ def _delivered_size(text: str, licence_line: str) -> int:
     return len(parse_text(text, licence_line).delivered)
 
 
-def render_skill_index(skills: SkillCatalogue, project: Project) -> SkillIndex:
+def group_line(title: str, hint: str | None, members: Sequence[Entry], prefix: str) -> str:
+    """`- **Title** (hint): /ns:command, ...; skill (short), ...`: manual entries first."""
+    manual = sorted((e for e in members if e.manual), key=lambda e: e.name)
+    invoked = sorted((e for e in members if not e.manual), key=lambda e: e.name)
+    parts = []
+    if manual:
+        parts.append(", ".join(f"{prefix}{e.name}" for e in manual))
+    if invoked:
+        parts.append(", ".join(f"{e.name} ({e.short})" if e.short else e.name for e in invoked))
+    head = f"- **{title}**" + (f" ({hint})" if hint else "")
+    return f"{head}: " + "; ".join(parts)
+
+
+def render_skill_index(
+    skills: SkillCatalogue, entries: Sequence[Entry], project: Project
+) -> SkillIndex:
     prefix = f"/{skills.namespace}:"
     groups = []
     for group in skills.groups:
-        members = sorted((s for s in skills.skills if s.group == group.id), key=lambda s: s.name)
-        entries = [f"{prefix}{s.name}" if s.manual else s.name for s in members]
-        if entries:
-            groups.append((group.title, f"- **{group.title}:** " + ", ".join(entries)))
+        members = [e for e in entries if e.group == group.id]
+        if members:
+            groups.append((group.title, group_line(group.title, group.hint, members, prefix)))
     cross_bound = [
         {"path": project.relative(project.messages_dir / f"{name}.md"), "reason": reason}
         for name, reason in sorted(skills.cross_bound.items())
@@ -53,6 +69,7 @@ def render_skill_index(skills: SkillCatalogue, project: Project) -> SkillIndex:
         group_lines=[line for _, line in groups],
         skills_path=project.relative(project.catalog_file("skills.toml")),
         hooks_path=project.relative(project.catalog_file("hooks.toml")),
+        sourced=bool(skills.sources),
         cross_bound=cross_bound,
     )
     # The engine install strips the plugin namespace from every slash command.

@@ -1,0 +1,118 @@
+"""The dependency guard: a change to a lockfile, or to the dependencies a manifest declares.
+
+Data: `manifests` (file-name glob -> manifest kind), `lockfiles` (file-name globs),
+`max-changes` (how many changes `change` names). A lockfile fires on any write. A manifest
+fires only when its dependency entries differ before and after the call: for a Write the
+file on disk is "before"; for an edit the file on disk with the edit applied is "after"
+(when the edit cannot be placed, its old and new text are compared line by line).
+"""
+
+from __future__ import annotations
+
+import os
+
+from hookmsg_dispatch.guards.common import (
+    MAX_READ_BYTES,
+    number,
+    project_changes,
+    strings,
+    table,
+)
+from hookmsg_dispatch.guards.patch import patched_text
+
+TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from hookmsg_dispatch.call import Call, FileChange
+    from hookmsg_dispatch.guards.manifests import Entries
+    from hookmsg_dispatch.project import Project
+
+LOCKFILE_CHANGE = "lockfile edited by hand"
+
+
+def glob_match(name: str, glob: str) -> bool:
+    """fnmatch's case-sensitive match; `fnmatch` (and `re`) load only for a glob with `*?[`."""
+    if not any(char in glob for char in "*?["):
+        return name == glob
+    import fnmatch
+
+    return fnmatch.fnmatchcase(name, glob)
+
+
+def _matches(name: str, globs: list[str]) -> bool:
+    return any(glob_match(name, glob) for glob in globs)
+
+
+def _texts(
+    call: Call, project: Project, relative: str, change: FileChange
+) -> tuple[str, str, bool]:
+    """(before, after, whole): whole texts when they can be known, else the edit's pieces."""
+    disk = project.read_text(relative, MAX_READ_BYTES)
+    if change.created or (change.created is None and change.before is None):
+        return disk or "", change.after, True
+    if disk is not None and change.before and change.before in disk:
+        every = isinstance(call.tool_input, dict) and call.tool_input.get("replace_all") is True
+        return disk, disk.replace(change.before, change.after, -1 if every else 1), True
+    full = os.path.join(project.root, *relative.split("/"))
+    patched = patched_text(
+        call.tool_input,
+        lambda path: project.absolute(path) == project.absolute(full),
+        disk,
+    )
+    if patched is not None:
+        return disk or "", patched, True
+    return change.before or "", change.after, False
+
+
+def describe(before: Entries, after: Entries) -> list[str]:
+    """What changed, in the file's order: `name` old → new, added, removed."""
+    changes = []
+    for key, (name, spec) in after.items():
+        if key not in before:
+            changes.append(f"added `{name}` {spec}".rstrip())
+        elif before[key][1] != spec:
+            changes.append(f"`{name}` {before[key][1] or '(any)'} → {spec or '(any)'}")
+    changes += [f"removed `{name}`" for key, (name, _) in before.items() if key not in after]
+    return changes
+
+
+def _manifest_change(
+    kind: str, call: Call, project: Project, relative: str, change: FileChange
+) -> list[str]:
+    from hookmsg_dispatch.guards import manifests  # `re` and `json`: only for a manifest
+
+    reader = manifests.READERS.get(kind)
+    if reader is None:
+        return []
+    before, after, whole = _texts(call, project, relative, change)
+    if whole:
+        try:
+            return _diff(reader(before) if before.strip() else {}, reader(after))
+        except ValueError:  # the new text does not parse (yet): judge by its lines
+            pass
+    return _diff(manifests.fragment(kind, before), manifests.fragment(kind, after))
+
+
+def _diff(before: Entries, after: Entries) -> list[str]:
+    return describe(before, after) if before != after else []
+
+
+def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
+    lockfiles = strings(data, "lockfiles")
+    kinds = {k: v for k, v in table(data, "manifests").items() if isinstance(v, str)}
+    limit = max(1, int(number(data, "max-changes", 3)))
+    for project, relative, change in project_changes(call, root):
+        name = relative.rsplit("/", 1)[-1]
+        if _matches(name, lockfiles):
+            return {"path": relative, "change": LOCKFILE_CHANGE}
+        kind = next((k for glob, k in kinds.items() if glob_match(name, glob)), None)
+        if kind is None:
+            continue
+        found = _manifest_change(kind, call, project, relative, change)
+        if found:
+            if len(found) > limit:
+                found = [*found[:limit], f"{len(found) - limit} more"]
+            return {"path": relative, "change": "; ".join(found)}
+    return None

@@ -1,0 +1,50 @@
+"""The question guard: a multiple-choice question that marks no option as recommended.
+
+Claude Code's AskUserQuestion input is `{"questions": [{"question": str, "header": str,
+"options": [{"label": str, "description": str}], "multiSelect": bool}]}`. Data: `marker`
+(the suffix of a recommended option's label, "(Recommended)") and `min-options` (how many
+options make a question a choice, 2).
+"""
+
+from __future__ import annotations
+
+from hookmsg_dispatch.guards.common import cap, number
+
+TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from hookmsg_dispatch.call import Call
+
+
+def _questions(call: Call) -> list[Any]:
+    if call.questions:
+        return list(call.questions)
+    found = call.tool_input.get("questions") if isinstance(call.tool_input, dict) else None
+    return found if isinstance(found, list) else []
+
+
+def _label(option: Any) -> str:
+    if isinstance(option, dict):
+        label = option.get("label")
+        return label if isinstance(label, str) else ""
+    return option if isinstance(option, str) else ""
+
+
+def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
+    marker = data.get("marker", "(Recommended)")
+    if not isinstance(marker, str) or not marker:
+        return None
+    least = int(number(data, "min-options", 2))
+    for question in _questions(call):
+        if not isinstance(question, dict):
+            continue
+        options = question.get("options")
+        if not isinstance(options, list) or len(options) < least:
+            continue
+        if any(_label(option).strip().endswith(marker) for option in options):
+            continue
+        text = question.get("question")
+        return {"question": cap(text if isinstance(text, str) else "")}
+    return None
