@@ -39,6 +39,7 @@ DOIT_CONFIG: dict[str, Any] = {
         "inventory",
         "wiring",
         "registrations",
+        "dispatch_table",
     ],
     # sqlite3 takes concurrent runs safely; the state file is git-ignored and losing
     # it only costs a rebuild.
@@ -93,6 +94,11 @@ CATALOG = {name: f"{CATALOG_DIR}/{name}" for name in CATALOG_FILES}
 # The SKILL.md and command files that the skill catalogue's [[sources]] name.
 SOURCED = sourced_files(ROOT, ROOT / CATALOG["skills.toml"])
 REGISTRATIONS = registration_files(ROOT, SETTINGS)
+# The runtime dispatcher's sources: `package` copies them into the install root.
+DISPATCHER_DIR = "scripts/hookmsg_dispatch"
+DISPATCHER = sorted(
+    f"{DISPATCHER_DIR}/{name}" for name in _listing(DISPATCHER_DIR) if name.endswith(".py")
+)
 
 
 # Modules and templates that only some tasks use (every other module is shared by all).
@@ -103,8 +109,10 @@ USED_ONLY_BY: dict[str, set[str]] = {
     "render/inventory.py": {"inventory", "wiring"},
     "templates/hook-message-inventory.md.j2": {"inventory"},
     "render/wiring.py": {"wiring"},
+    "render/dispatch_table.py": {"dispatch_table"},
     "templates/hook-wiring.md.j2": {"wiring"},
     "package.py": set(),
+    "install_root.py": set(),
     "commands/package.py": set(),
     "commands/install_render.py": set(),
     "commands/preview.py": set(),
@@ -229,7 +237,14 @@ def task_package() -> dict[str, Any]:
     generated = [f"{GENERATED_DIR}/{name}" for name in [*GENERATED_FILES, *REGISTRATIONS]]
     return {
         "actions": [(_hookmsg, ["package"])],
-        "file_dep": [*MESSAGES, *CATALOG.values(), *SOURCED, *generated, *_code("package")],
+        "file_dep": [
+            *MESSAGES,
+            *CATALOG.values(),
+            *SOURCED,
+            *generated,
+            *_code("package"),
+            *DISPATCHER,
+        ],
         "targets": [f"dist/{archive_name()}"],
         "uptodate": [_settings_and_names(epoch=os.environ.get("SOURCE_DATE_EPOCH", ""))],
         "verbosity": 2,
@@ -244,3 +259,12 @@ def task_check() -> dict[str, Any]:
         "uptodate": [False],
         "verbosity": 2,
     }
+
+
+def task_dispatch_table() -> dict[str, Any]:
+    """Write generated/dispatch-table.json, the data the runtime dispatcher reads."""
+    guards = f"{CATALOG_DIR}/guards.toml"
+    optional = [guards] if (ROOT / guards).is_file() and guards not in CATALOG.values() else []
+    return _generate(
+        "dispatch_table", ["dispatch-table.json"], [*MESSAGES, *CATALOG.values(), *optional]
+    )

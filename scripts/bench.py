@@ -7,7 +7,10 @@ Each figure is the median wall time of repeated fresh processes:
 - a no-op `doit` on this repository, against a no-op `doit` of a one-task dodo.py;
 - `hookmsg validate` of synthetic corpora of 200 and 2,000 valid messages (about 4 KB
   each), against a block-only markdown-it parse of the same files; the per-message cost
-  is the difference between the two corpus sizes divided by 1,800.
+  is the difference between the two corpus sizes divided by 1,800;
+- the hook dispatcher, run from an install root unpacked from `hookmsg package`, against
+  `python -c pass`: a PreToolUse Write with its five messages and every guard silent, the
+  same with two guards firing, and SessionStart with the skill index.
 
 Usage: python scripts/bench.py [--repeat N] [--sizes 200,2000]
 """
@@ -15,11 +18,13 @@ Usage: python scripts/bench.py [--repeat N] [--sizes 200,2000]
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from collections.abc import Sequence
@@ -27,6 +32,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
+# The dispatcher runs on the user's own Python, not inside this project's virtualenv (whose
+# site-packages hooks would slow both sides of the ratio alike and hide the difference).
+HOOK_PYTHON = getattr(sys, "_base_executable", "") or sys.executable
 FLOOR_IMPORTS = "import markdown_it, jinja2, pydantic"
 HOOKMSG = [PYTHON, "-c", "import sys; from hookmsg.cli import run; sys.exit(run(sys.argv[1:]))"]
 DOIT = [PYTHON, "-m", "doit"]
@@ -52,12 +60,18 @@ ENV.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 def median_seconds(
-    command: Sequence[str], cwd: Path, repeat: int, ok: Sequence[int] = (0,)
+    command: Sequence[str],
+    cwd: Path,
+    repeat: int,
+    ok: Sequence[int] = (0,),
+    stdin: bytes | None = None,
 ) -> float:
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        done = subprocess.run(command, cwd=cwd, env=ENV, capture_output=True, check=False)
+        done = subprocess.run(
+            command, cwd=cwd, env=ENV, input=stdin, capture_output=True, check=False
+        )
         times.append(time.perf_counter() - start)
         if done.returncode not in ok:
             output = done.stdout.decode() + done.stderr.decode()
@@ -113,6 +127,109 @@ def make_corpus(root: Path, count: int) -> Path:
     return project
 
 
+HEADER = "# SPDX-License-Identifier: MIT"
+WRITE_SET = (
+    "pretooluse-write",
+    "pretooluse-write-header-guard",
+    "pretooluse-write-plan-guard",
+    "pretooluse-dependency-guard",
+    "pretooluse-eval-guard",
+)
+
+
+def _write_payload(cwd: Path, path: str, content: str) -> bytes:
+    return json.dumps(
+        {
+            "cwd": str(cwd),
+            "hook_event_name": "PreToolUse",
+            "session_id": "bench",
+            "transcript_path": "",
+            "tool_name": "Write",
+            "tool_input": {"file_path": str(cwd / path), "content": content},
+        }
+    ).encode()
+
+
+def install_root(tmp: Path) -> Path:
+    """`hookmsg package` of this repository, unpacked: the dispatcher as users run it."""
+    dist = tmp / "dist"
+    done = subprocess.run(
+        [*HOOKMSG, "package", "--output", str(dist)],
+        cwd=REPO,
+        env={**ENV, "SOURCE_DATE_EPOCH": "1700000000"},
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode:
+        sys.exit(f"hookmsg package failed:\n{done.stdout.decode()}{done.stderr.decode()}")
+    root = tmp / "install"
+    root.mkdir()
+    with tarfile.open(next(dist.glob("*.tar.gz"))) as tar:
+        tar.extractall(root, filter="data")
+    return root
+
+
+def bench_dispatcher(tmp: Path, repeat: int) -> list[bool]:
+    root = install_root(tmp)
+    # A git project whose Python files carry a licence header, with no plan in force.
+    project = tmp / "project"
+    (project / "src").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(project)], check=False, capture_output=True)
+    for name in ("models.py", "views.py"):
+        (project / "src" / name).write_text(f"{HEADER}\n\nVALUE = 1\n", "utf-8")
+    ENV["HOOKMSG_HOOK_STATE_DIR"] = str(tmp / "state")
+    script = str(root / "hooks" / "dispatch.py")
+    package = root / "hooks" / "hookmsg_dispatch"
+    has_guards = (package / "guards.py").is_file() or (package / "guards").is_dir()
+    table = json.loads((root / "data" / "dispatch-table.json").read_text("utf-8"))
+    detectors = sum(1 for name in WRITE_SET if table["messages"][name]["condition"])
+    if not has_guards or detectors < 4:
+        print(
+            f"  note: guards module {'present' if has_guards else 'absent'}, "
+            f"{detectors} of the 4 Write guards have a detector; guards not evaluated are "
+            "silent, so the guard figures below measure less work than the real thing"
+        )
+    times = max(repeat * 3, 5)
+    floor_command = [HOOK_PYTHON, "-c", "pass"]
+    silent = _write_payload(project, "src/app.py", f"{HEADER}\n\nprint('hello')\n")
+    # A new Python file without the header, holding an evaluation primitive: the write-header
+    # and eval guards.
+    firing = _write_payload(project, "src/app.py", "value = eval(input())\n")
+    spoke = []
+    for payload in (silent, firing):
+        done = subprocess.run(
+            [HOOK_PYTHON, script, "PreToolUse", *WRITE_SET],
+            input=payload,
+            capture_output=True,
+            env=ENV,
+            cwd=project,
+            check=False,
+        )
+        spoke.append(done.stdout.count(b"Full procedure:"))
+    print(f"  note: guards that spoke: {spoke[0]} on the silent payload, {spoke[1]} on the other")
+    cases = (
+        ("dispatcher PreToolUse Write, guards silent", ["PreToolUse", *WRITE_SET], silent, 1.5),
+        ("dispatcher PreToolUse Write, two guards fire", ["PreToolUse", *WRITE_SET], firing, 1.8),
+        ("dispatcher SessionStart with the skill index", START, _START_PAYLOAD, 1.5),
+    )
+    results = []
+    for label, argv, payload, target in cases:
+        command = [HOOK_PYTHON, script, *argv]
+        median_seconds(command, project, 1, stdin=payload)  # writes the bytecode caches
+        # Floor and dispatcher alternate, so a busy neighbour slows both alike.
+        floors, values = [], []
+        for _ in range(times):
+            floors.append(median_seconds(floor_command, project, 1))
+            values.append(median_seconds(command, project, 1, stdin=payload))
+        floor, value = statistics.median(floors), statistics.median(values)
+        results.append(row(label, value, floor, target, unit="ms"))
+    return results
+
+
+START = ["SessionStart", "sessionstart", "skill-index"]
+_START_PAYLOAD = json.dumps({"cwd": "/", "session_id": "bench", "source": "startup"}).encode()
+
+
 def row(label: str, value: float, floor: float, target: float, unit: str = "s") -> bool:
     ratio = value / floor
     verdict = "ok" if ratio <= target else "OVER"
@@ -137,6 +254,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         tmp = Path(scratch)
         version = sys.version.split()[0]
         print(f"hookmsg benchmark: median of {repeat} fresh processes each, Python {version}")
+
+        results += bench_dispatcher(tmp, repeat)
 
         floor = median_seconds([PYTHON, "-c", FLOOR_IMPORTS], REPO, repeat)
         ENV["HOOKMSG_CACHE_DIR"] = str(tmp / "cache")

@@ -206,7 +206,7 @@ def test_package_is_reproducible_and_its_manifest_matches(
             assert member.mtime == 1700000000
             assert member.mode == (0o755 if member.isdir() else 0o644)
         files = {
-            m.name.split("/", 1)[1]: tar.extractfile(m).read()  # type: ignore[union-attr]
+            m.name: tar.extractfile(m).read()  # type: ignore[union-attr]
             for m in members
             if m.isfile()
         }
@@ -219,8 +219,13 @@ def test_package_is_reproducible_and_its_manifest_matches(
     assert (
         files["generated/advisories.json"] == (project / "generated/advisories.json").read_bytes()
     )
-    assert "delivered/pretooluse-eval-guard.md" in files
-    assert not files["delivered/stop.md"].startswith(b"<!--")
+    # The entries sit at the top level: unpacked into an empty folder, it is an install root.
+    assert all(not name.startswith(("/", "hookmsg-assets")) for name in names)
+    assert "messages/pretooluse-eval-guard.md" in files
+    assert not files["messages/stop.md"].startswith(b"<!--")
+    assert files["data/dispatch-table.json"] == files["generated/dispatch-table.json"]
+    assert files["hooks/dispatch.py"].startswith(b'"""hookmsg hook dispatcher')
+    assert "hooks/hookmsg_dispatch/main.py" in files
 
 
 def test_package_refuses_when_check_fails(

@@ -551,6 +551,7 @@ def test_a_new_edit_guard_changes_exactly_the_files_that_register_edit(
         "advisories.json",
         "claude-code-engine/settings.json",
         "claude-code-plugin/hooks.json",
+        "dispatch-table.json",
         "hook-message-inventory.json",
         "hook-message-inventory.md",
         "hook-wiring.md",
@@ -668,7 +669,7 @@ def test_package_holds_every_registration_under_its_harness_folder(
         for member in tar.getmembers():
             handle = tar.extractfile(member) if member.isfile() else None
             if handle is not None:
-                files[member.name.split("/", 1)[1]] = handle.read()
+                files[member.name] = handle.read()
     listed = {f["path"] for f in json.loads(files["manifest.json"])["files"]}
     for surface, file in SURFACES.items():
         name = f"generated/{surface}/{file}"

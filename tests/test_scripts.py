@@ -43,6 +43,12 @@ def test_generate_skill_index_checks_and_renders_through_the_library(tmp_path: P
 def test_benchmark_runs_on_a_tiny_corpus() -> None:
     done = _run("bench.py", "--repeat", "1", "--sizes", "4,8", cwd=REPO)
     assert done.returncode == 0, done.stdout + done.stderr
-    for figure in ("hookmsg check", "no-op doit", "validation per message", "validate 8 vs 4"):
+    figures = ("hookmsg check", "no-op doit", "validation per message", "validate 8 vs 4")
+    figures += (
+        "dispatcher PreToolUse Write, guards silent",
+        "dispatcher PreToolUse Write, two guards fire",
+        "dispatcher SessionStart with the skill index",
+    )
+    for figure in figures:
         assert figure in done.stdout
     assert "ratio" in done.stdout

@@ -31,6 +31,8 @@ from hookmsg.source import read_source
 from hookmsg.tomlpos import locate, toml_error_position
 from hookmsg.vocabulary import EVENTS, RESERVED_NAMES, TOOLS, matcher_key
 
+# The contract of a registration without `--contract`: Claude Code's payload and envelope.
+DEFAULT_CONTRACT = "claude-code"
 if TYPE_CHECKING:
     from hookmsg.guarddata import LoadedGuards
 
@@ -135,6 +137,32 @@ class Registration(_Strict):
     fold: Fold | None = None
 
 
+EnvelopeStyle = Literal["hook-specific", "additional-context", "additional_context", "text", "xcsh"]
+
+
+class Contract(_Strict):
+    """How the dispatcher reads this harness's payload and answers it (harness facts only).
+
+    `envelope`: `hook-specific` = `{"hookSpecificOutput": {"hookEventName", "additionalContext"}}`;
+    `additional-context` = top-level `additionalContext`; `additional_context` = top-level
+    `additional_context`; `text` = the text itself on stdout; `xcsh` = `{"text": T}`, read by the
+    generated xcsh module. `payload`: `claude` (snake_case
+    keys as Claude Code sends them), `copilot` (camelCase keys, `toolArgs`, `toolResult`) or
+    `xcsh` (the generated xcsh module's payload, read by `hookmsg_dispatch/xcsh.py`).
+    `context_events`: the registry events whose context this harness shows the model (an event
+    registered only for its side effects is left out). `deny`: a PreToolUse deny decision is
+    honoured. `tools`: tool names seen in payloads, beyond the matcher names in [harnesses.tools],
+    mapped to registry tools. `patch_tools`: tools whose `tool_input.command` holds a patch.
+    """
+
+    envelope: EnvelopeStyle
+    payload: Literal["claude", "copilot", "xcsh"] = "claude"
+    context_events: list[str] = Field(default_factory=list)
+    deny: bool = False
+    tools: dict[str, Annotated[str, StringConstraints(min_length=1)]] = Field(default_factory=dict)
+    patch_tools: list[Annotated[str, StringConstraints(min_length=1)]] = Field(default_factory=list)
+
+
 class Harness(_Strict):
     id: Kebab
     name: OneLine
@@ -145,6 +173,19 @@ class Harness(_Strict):
     events: dict[str, Annotated[str, StringConstraints(min_length=1)]] = Field(min_length=1)
     tools: dict[str, Annotated[str, StringConstraints(min_length=1)]] = Field(default_factory=dict)
     registration: Registration | None = None
+    contract: Contract | None = None
+
+    @property
+    def contract_id(self) -> str:
+        """The dispatcher contract that reads this harness's payloads (`--contract`).
+
+        A registration file names it (none: Claude Code's, the default); a harness without
+        a registration file (its hooks are generated code) goes by its own id.
+        """
+        registration = self.registration
+        if registration is None:
+            return self.id
+        return registration.contract or DEFAULT_CONTRACT
 
 
 class HarnessCatalogue(_Strict):
@@ -338,6 +379,57 @@ def _check_harnesses(harnesses: HarnessCatalogue, text: str, display: str) -> li
                             f"known: {', '.join(known)}",
                         )
                     )
+        found += _check_contract(harness, index, text, display)
+    found += _shared_contracts(harnesses, text, display)
+    return found
+
+
+def _check_contract(harness: Harness, index: int, text: str, display: str) -> list[Diagnostic]:
+    contract = harness.contract
+    where = ("harnesses", index, "contract")
+    if contract is None:
+        if harness.registration is None:
+            return []
+        problem = f"harness '{harness.id}' has a registration but no [harnesses.contract]"
+        return [Diagnostic(display, locate(text, ("harnesses", index)), 1, "C002", problem)]
+    found = []
+    named = [("event", name, EVENTS) for name in contract.context_events]
+    named += [("tool", name, TOOLS) for name in contract.tools.values()]
+    for kind, name, known in named:
+        if name not in known:
+            found.append(
+                Diagnostic(
+                    display,
+                    locate(text, where),
+                    1,
+                    "C005",
+                    f"harness '{harness.id}' contract names unknown {kind} '{name}'; "
+                    f"known: {', '.join(known)}",
+                )
+            )
+    return found
+
+
+def _shared_contracts(harnesses: HarnessCatalogue, text: str, display: str) -> list[Diagnostic]:
+    """Harnesses that share a contract id must state the same contract."""
+    first: dict[str, Contract | None] = {}
+    found = []
+    for index, harness in enumerate(harnesses.harnesses):
+        if harness.contract is None:
+            continue
+        key = harness.contract_id
+        if key not in first:
+            first[key] = harness.contract
+        elif first[key] != harness.contract:
+            found.append(
+                Diagnostic(
+                    display,
+                    locate(text, ("harnesses", index, "contract")),
+                    1,
+                    "C004",
+                    f"contract '{key}' is defined twice, differently (harness '{harness.id}')",
+                )
+            )
     return found
 
 

@@ -61,12 +61,19 @@ def _wiring(workspace: Workspace) -> str:
     return render_wiring(workspace)
 
 
+def _dispatch_table(workspace: Workspace) -> str:
+    from hookmsg.render.dispatch_table import render_dispatch_table
+
+    return render_dispatch_table(workspace)
+
+
 GENERATORS: tuple[Generator, ...] = (
     Generator(SKILL_INDEX_FILE, _skill_index),
     Generator("advisories.json", _advisories),
     Generator("hook-message-inventory.md", _inventory_md),
     Generator("hook-message-inventory.json", _inventory_json),
     Generator("hook-wiring.md", _wiring),
+    Generator("dispatch-table.json", _dispatch_table),
 )
 GENERATOR_NAMES = tuple(g.name for g in GENERATORS)
 # `project.GENERATED_FILES` is the light copy that dodo.py reads; they must agree.

@@ -1,4 +1,8 @@
-"""The release archive: generated assets and delivered texts, reproducible to the byte."""
+"""The release archive: the install root, reproducible to the byte.
+
+Entries sit at the archive's top level (no wrapping folder): unpacking it into an empty
+folder makes that folder an install root.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +19,6 @@ from pathlib import Path
 from hookmsg import __version__
 from hookmsg.errors import UsageError
 
-ARCHIVE_ROOT = "hookmsg-assets"
 MANIFEST = "manifest.json"
 
 
@@ -59,15 +62,14 @@ def build_archive(files: Mapping[str, bytes], epoch: int) -> bytes:
         **files,
         MANIFEST: (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode(),
     }
-    folders = sorted({str(Path(p).parent) for p in entries} - {"."})
-    folders = sorted({f"{ARCHIVE_ROOT}/{f}" for f in folders} | {ARCHIVE_ROOT})
+    folders = sorted({parent.as_posix() for p in entries for parent in Path(p).parents} - {"."})
     buffer = io.BytesIO()
     with (
         gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=epoch, compresslevel=9) as gz,
         tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar,
     ):
         members: list[tuple[str, bytes | None]] = [(f, None) for f in folders]
-        members += [(f"{ARCHIVE_ROOT}/{p}", d) for p, d in entries.items()]
+        members += list(entries.items())
         for name, data in sorted(members, key=lambda item: item[0]):
             info = tarfile.TarInfo(name)
             info.mtime = epoch

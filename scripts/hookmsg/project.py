@@ -31,6 +31,7 @@ GENERATED_FILES = (
     "hook-message-inventory.md",
     "hook-message-inventory.json",
     "hook-wiring.md",
+    "dispatch-table.json",
 )
 
 

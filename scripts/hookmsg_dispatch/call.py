@@ -7,12 +7,51 @@ payload carries what it needs. Standard library only, Python 3.9 or newer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
-@dataclass(frozen=True)
-class FileChange:
+class _Record:
+    """A frozen record with equality, hashing and a repr, like a frozen dataclass.
+
+    Not a dataclass: `dataclasses` imports `inspect`, which would cost every hook call
+    several milliseconds of start-up.
+    """
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self._fields)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field '{name}'")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, _Record)
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
+        return f"{type(self).__name__}({shown})"
+
+    def replace(self, **changes: Any) -> Any:
+        """A copy with some fields changed (what `dataclasses.replace` does)."""
+        values = {name: getattr(self, name) for name in self._fields}
+        values.update(changes)
+        return type(self)(**values)
+
+
+class FileChange(_Record):
     """One file that a tool call writes.
 
     `path` is as the harness gave it (absolute or relative to `Call.cwd`). `after` is the
@@ -23,14 +62,24 @@ class FileChange:
     for an edit, None when the payload does not tell.
     """
 
+    __slots__ = ("after", "before", "created", "path")
+    _fields = ("path", "after", "before", "created")
     path: str
-    after: str = ""
-    before: str | None = None
-    created: bool | None = None
+    after: str
+    before: str | None
+    created: bool | None
+
+    def __init__(
+        self, path: str, after: str = "", before: str | None = None, created: bool | None = None
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "path", path)
+        setter(self, "after", after)
+        setter(self, "before", before)
+        setter(self, "created", created)
 
 
-@dataclass(frozen=True)
-class Call:
+class Call(_Record):
     """A hook event in the registry's vocabulary.
 
     `event` is the registry's event name (SessionStart, PreToolUse, PostToolUse, Stop,
@@ -42,15 +91,72 @@ class Call:
     that need more than the fields above.
     """
 
+    __slots__ = (
+        "changes",
+        "command",
+        "cwd",
+        "event",
+        "harness",
+        "questions",
+        "session_id",
+        "source",
+        "tool",
+        "tool_input",
+        "tool_response",
+        "transcript_path",
+    )
+    _fields = (
+        "event",
+        "harness",
+        "cwd",
+        "session_id",
+        "transcript_path",
+        "source",
+        "tool",
+        "changes",
+        "command",
+        "tool_input",
+        "tool_response",
+        "questions",
+    )
     event: str
     harness: str
-    cwd: str = ""
-    session_id: str = ""
-    transcript_path: str = ""
-    source: str | None = None
-    tool: str | None = None
-    changes: tuple[FileChange, ...] = ()
-    command: str | None = None
-    tool_input: dict[str, Any] = field(default_factory=dict)
-    tool_response: Any = None
-    questions: list[dict[str, Any]] = field(default_factory=list)
+    cwd: str
+    session_id: str
+    transcript_path: str
+    source: str | None
+    tool: str | None
+    changes: tuple[FileChange, ...]
+    command: str | None
+    tool_input: dict[str, Any]
+    tool_response: Any
+    questions: list[dict[str, Any]]
+
+    def __init__(  # noqa: PLR0917 (positional, as the dataclass it replaces)
+        self,
+        event: str,
+        harness: str,
+        cwd: str = "",
+        session_id: str = "",
+        transcript_path: str = "",
+        source: str | None = None,
+        tool: str | None = None,
+        changes: tuple[FileChange, ...] = (),
+        command: str | None = None,
+        tool_input: dict[str, Any] | None = None,
+        tool_response: Any = None,
+        questions: list[dict[str, Any]] | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "event", event)
+        setter(self, "harness", harness)
+        setter(self, "cwd", cwd)
+        setter(self, "session_id", session_id)
+        setter(self, "transcript_path", transcript_path)
+        setter(self, "source", source)
+        setter(self, "tool", tool)
+        setter(self, "changes", changes)
+        setter(self, "command", command)
+        setter(self, "tool_input", {} if tool_input is None else tool_input)
+        setter(self, "tool_response", tool_response)
+        setter(self, "questions", [] if questions is None else questions)

@@ -1,0 +1,81 @@
+"""JSON in and out without importing `json` on the hot path.
+
+`import json` pulls in `re` and `enum` (most of its import time); the C scanner and string
+encoder in CPython's `_json` do the same work without them. Where `_json` is missing
+(another Python implementation) the `json` module is used instead. Standard library only.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
+_WHITESPACE = " \t\n\r"
+
+
+class _Context:
+    """The attributes `_json.make_scanner` reads: the same defaults as `json.loads`."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = float  # NaN, Infinity, -Infinity, as json.loads accepts them
+
+
+_quote: Callable[[str], str] | None
+_scanner: Callable[[str, int], tuple[Any, int]] | None
+try:
+    import _json
+
+    _quote = _json.encode_basestring_ascii
+    _scanner = _json.make_scanner(_Context())  # type: ignore[arg-type]
+except ImportError:  # pragma: no cover - CPython always has _json
+    _quote = _scanner = None
+
+
+def loads(text: str) -> Any:
+    """Parse one JSON document; ValueError when it is not exactly one valid document."""
+    if _scanner is None:  # pragma: no cover
+        import json
+
+        return json.loads(text)
+    start = len(text) - len(text.lstrip(_WHITESPACE))
+    try:
+        value, end = _scanner(text, start)
+    except StopIteration:
+        raise ValueError("no JSON value") from None
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    except ValueError:
+        raise
+    except Exception:
+        # Invalid input: the C scanner raises json.decoder.JSONDecodeError only when that
+        # module is already loaded (a SystemError otherwise). Let `json` name the error.
+        import json
+
+        return json.loads(text)
+    if text[end:].strip(_WHITESPACE):
+        raise ValueError(f"extra data after the JSON value at offset {end}")
+    return value
+
+
+def dumps(value: Any) -> str:
+    """Compact ASCII JSON of strings, booleans, None and dicts of them (keys in order)."""
+    if _quote is None:  # pragma: no cover
+        import json
+
+        return json.dumps(value, ensure_ascii=True)
+    if isinstance(value, str):
+        return str(_quote(value))
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_quote(str(k))}: {dumps(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"cannot write {type(value).__name__} as JSON here")

@@ -1,0 +1,174 @@
+"""generated/dispatch-table.json: built from the registry, the harness catalogue and guards.toml."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from conftest import Result
+
+Cli = Callable[..., Result]
+
+TABLE = Path("generated") / "dispatch-table.json"
+
+
+def _table(project: Path) -> Any:
+    return json.loads((project / TABLE).read_text(encoding="utf-8"))
+
+
+def test_the_table_is_a_committed_output_that_check_guards(project: Path, cli: Cli) -> None:
+    assert cli("check").code == 0
+    (project / TABLE).write_text("{}\n", encoding="utf-8")
+    result = cli("check")
+    assert result.code == 1
+    assert "generated/dispatch-table.json:1:1: G002" in result.out + result.err
+
+
+def test_the_table_describes_every_message_and_contract(project: Path) -> None:
+    data = _table(project)
+    assert data["cap"] == 10_000
+    messages = data["messages"]
+    assert messages["sessionstart"] == {
+        "advisory": None,
+        "condition": None,
+        "file": "messages/sessionstart.md",
+        "kind": "context",
+        "placeholders": [],
+    }
+    guard = messages["pretooluse-dependency-guard"]
+    assert guard["kind"] == "guard"
+    assert "path" in guard["placeholders"]
+    assert all(f"{{{{ {name} }}}}" in guard["advisory"] for name in guard["placeholders"])
+    assert messages["skill-index"]["kind"] == "context"
+    assert set(data["contracts"]) == {
+        "claude-code",
+        "codex",
+        "qwen-code",
+        "codebuddy",
+        "kiro",
+        "copilot",
+        "devin-local",
+        "cursor",
+    }
+    codex = data["contracts"]["codex"]
+    assert "Stop" not in codex["context_events"]
+    assert codex["patch_tools"] == ["apply_patch"]
+    qwen = data["contracts"]["qwen-code"]
+    assert (qwen["tools"]["write_file"], qwen["deny"]) == ("Write", True)
+    assert "PreToolUse" not in qwen["context_events"]
+    assert data["contracts"]["copilot"]["tools"]["create"] == "Write"
+
+
+def test_guards_toml_tables_become_conditions_verbatim(project: Path) -> None:
+    from hookmsg.config import load_project
+    from hookmsg.render.dispatch_table import dispatch_table_data
+    from hookmsg.workspace import load_workspace
+
+    (project / "catalog" / "guards.toml").write_text(
+        '[pretooluse-dependency-guard]\ndetector = "dependency"\nmanifests = ["package.json"]\n\n'
+        '[posttooluse-proactive-compaction]\ndetector = "compaction"\nthreshold = 0.7\n',
+        encoding="utf-8",
+    )
+    data = dispatch_table_data(load_workspace(load_project(project)))
+    assert data["conditions"] == {
+        "pretooluse-dependency-guard": {"detector": "dependency", "manifests": ["package.json"]},
+        "posttooluse-proactive-compaction": {"detector": "compaction", "threshold": 0.7},
+    }
+    assert data["messages"]["pretooluse-dependency-guard"]["condition"] == "dependency"
+    assert data["messages"]["posttooluse-proactive-compaction"]["condition"] == "compaction"
+    assert data["messages"]["pretooluse-eval-guard"]["condition"] is None
+    (project / "catalog" / "guards.toml").unlink()
+    data = dispatch_table_data(load_workspace(load_project(project)))
+    assert data["conditions"] == {}
+    assert all(entry["condition"] is None for entry in data["messages"].values())
+
+
+def test_a_contract_naming_an_unknown_event_or_tool_is_c005(project: Path, cli: Cli) -> None:
+    path = project / "catalog" / "harnesses.toml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace('bash = "Bash"', 'bash = "Shell"', 1)
+    cursor = 'envelope = "additional_context"\ncontext_events = ["SessionStart"'
+    assert cursor in text
+    text = text.replace(cursor, cursor.replace('"SessionStart"', '"Start"'), 1)
+    path.write_text(text, encoding="utf-8")
+    result = cli("validate")
+    assert result.code == 1
+    out = result.out + result.err
+    assert "C005 harness 'copilot' contract names unknown tool 'Shell'" in out
+    assert "C005 harness 'cursor' contract names unknown event 'Start'" in out
+
+
+def test_harnesses_sharing_a_contract_must_agree(project: Path, cli: Cli) -> None:
+    path = project / "catalog" / "harnesses.toml"
+    text = path.read_text(encoding="utf-8")
+    first = text.index('id = "claude-code-plugin"')
+    head, tail = text[:first], text[first:]
+    tail = tail.replace("deny = true", "deny = false", 1)
+    path.write_text(head + tail, encoding="utf-8")
+    result = cli("validate")
+    assert result.code == 1
+    assert "C004 contract 'claude-code' is defined twice, differently" in result.out + result.err
+
+
+def test_a_registration_without_a_contract_is_c002(project: Path, cli: Cli) -> None:
+    path = project / "catalog" / "harnesses.toml"
+    text = path.read_text(encoding="utf-8")
+    inside = text.index('envelope = "additional_context"')  # Cursor's contract
+    start = text.rindex("[harnesses.contract]", 0, inside)
+    end = text.find("\n[[harnesses]]", inside)
+    text = text[:start] + (text[end:] if end >= 0 else "")
+    path.write_text(text, encoding="utf-8")
+    result = cli("validate")
+    assert result.code == 1
+    assert "C002 harness 'cursor' has a registration but no [harnesses.contract]" in (
+        result.out + result.err
+    )
+
+
+def test_the_install_root_holds_the_dispatcher_package_with_its_subpackages() -> None:
+    from conftest import REPO
+    from hookmsg.install_root import dispatcher_files
+
+    found = dispatcher_files()
+    package = REPO / "scripts" / "hookmsg_dispatch"
+    expected = {
+        f"hooks/hookmsg_dispatch/{path.relative_to(package).as_posix()}": path.read_bytes()
+        for path in package.rglob("*.py")
+        if "__pycache__" not in path.parts and path.name != "entry.py"
+    }
+    expected["hooks/dispatch.py"] = (package / "entry.py").read_bytes()
+    assert found == expected
+
+
+def test_dispatcher_sources_include_subpackages_and_skip_caches(tmp_path: Path) -> None:
+    from hookmsg.install_root import _sources
+
+    (tmp_path / "guards" / "__pycache__").mkdir(parents=True)
+    (tmp_path / "main.py").write_text("a", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("b", encoding="utf-8")
+    (tmp_path / "guards" / "__init__.py").write_text("c", encoding="utf-8")
+    (tmp_path / "guards" / "__pycache__" / "x.py").write_text("d", encoding="utf-8")
+    assert _sources(tmp_path, "hooks/p") == {
+        "hooks/p/guards/__init__.py": b"c",
+        "hooks/p/main.py": b"a",
+    }
+
+
+def test_every_dispatcher_package_ships_in_the_wheel() -> None:
+    """install_root_files reads the dispatcher from the installed package: a subpackage
+    missing from [tool.setuptools] packages would be missing from an install root."""
+    import tomllib
+
+    from conftest import REPO
+
+    listed = set(
+        tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][
+            "packages"
+        ]
+    )
+    scripts = REPO / "scripts"
+    for init in (scripts / "hookmsg_dispatch").rglob("__init__.py"):
+        name = ".".join(init.parent.relative_to(scripts).parts)
+        assert name in listed, f"{name} is not in [tool.setuptools] packages"
