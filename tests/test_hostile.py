@@ -727,7 +727,7 @@ def _second_entry(name: str, array: str) -> CatalogueEdit:
         text = path.read_text(encoding="utf-8")
         header = f"[[{array}]]"
         first = text.index(header)
-        end = text.find("\n[[", first + 1)
+        end = text.find(f"\n{header}", first + 1)  # nested [[...facts]] stay with it
         entry = text[first : end + 1 if end >= 0 else len(text)]
         text = append(path, entry)
         return f"catalog/{name}", line_of(text, header, text.count(header)), 1

@@ -35,6 +35,7 @@ import pytest
 from conftest import REPO, Result
 from hookmsg.config import load_project
 from hookmsg.outputs import render_outputs
+from hookmsg.render.registrations import BOOT
 from hookmsg.workspace import load_workspace
 
 Cli = Callable[..., Result]
@@ -56,6 +57,17 @@ SURFACES: dict[str, str] = {
     "cursor": "hooks.json",
 }
 CLAUDE = ("claude-code-engine", "claude-code-plugin")
+# Where `hookmsg install` merges each registration inside a project (the plugin: nowhere).
+PROJECT_FILES = {
+    "claude-code-engine": ".claude/settings.json",
+    "codex": ".codex/hooks.json",
+    "qwen-code": ".qwen/settings.json",
+    "codebuddy": ".codebuddy/settings.local.json",
+    "kiro": ".kiro/hooks/hookmsg.json",
+    "copilot": ".github/hooks/hookmsg.json",
+    "devin-local": ".devin/config.local.json",
+    "cursor": ".cursor/hooks.json",
+}
 SCRIPT = "hooks/dispatch.py"
 # Seconds, from the registry's [timeouts] (the reference wiring).
 SECONDS = {"SessionStart": 30, "PreToolUse": 10, "PostToolUse": 10, "Stop": 60}
@@ -91,28 +103,28 @@ EXPECTED: dict[str, dict[str, list[tuple[str | None, Key]]]] = {
     "claude-code-engine": _CLAUDE_EXPECTED,
     "claude-code-plugin": _CLAUDE_EXPECTED,
     "codex": {
-        "SessionStart": [(None, SS)],
+        # SessionStart reports source compact; Stop reaches the model only as a block.
+        "SessionStart": [(None, SS), ("compact", SS_COMPACT)],
         # Write and Edit fold into one matcher carrying the Write entry's messages;
         # PowerShell has no Codex tool.
         "PreToolUse": [("Edit|Write|apply_patch", WRITE), ("Bash", SHELL)],
         "PostToolUse": [("*", POST)],
-        "Stop": [(None, STOP)],
     },
     "qwen-code": {
-        "SessionStart": [(None, SS)],
-        "PreToolUse": [
-            ("^write_file$", WRITE),
-            ("^edit$", EDIT),
-            ("^run_shell_command$", SHELL),
-        ],
+        # PreToolUse context never reaches the model (registered only by install --strict);
+        # Stop only as a block.
+        "SessionStart": [(None, SS), ("^compact$", SS_COMPACT)],
         "PostToolUse": [(".*", POST)],
-        "Stop": [(None, STOP)],
     },
     "codebuddy": {"SessionStart": [(None, SS)], "PostToolUse": [("*", POST)]},
     "kiro": {"SessionStart": [(None, SS)]},
-    "copilot": {"sessionStart": [(None, SS)], "postToolUse": [(None, POST)]},
+    "copilot": {
+        "sessionStart": [(None, SS)],
+        "preToolUse": [("create", WRITE), ("edit", EDIT), ("bash|powershell", SHELL)],
+        "postToolUse": [(None, POST)],
+    },
     "devin-local": {"SessionStart": [(None, SS)], "PostToolUse": [(None, POST)]},
-    "cursor": {"sessionStart": [(None, SS)]},
+    "cursor": {"sessionStart": [(None, SS)], "postToolUse": [(None, POST)]},
 }
 
 
@@ -137,6 +149,12 @@ def golden(surface: str) -> Any:
     return json.loads(golden_text(surface))
 
 
+def unboot(argv: tuple[str, ...]) -> tuple[str, ...]:
+    """(interpreter, script, arguments...) after checking the fail-open bootstrap."""
+    assert argv[1:5] == ("-I", "-S", "-c", BOOT), argv
+    return (argv[0], *argv[5:])
+
+
 @dataclass(frozen=True)
 class Hook:
     """One dispatcher handler of a registration, whatever the file's shape."""
@@ -155,7 +173,7 @@ def hooks_of(surface: str, data: Any) -> list[Hook]:
             Hook(
                 h["trigger"],
                 h.get("matcher"),
-                tuple(shlex.split(h["action"]["command"])),
+                unboot(tuple(shlex.split(h["action"]["command"]))),
                 h["timeout"],
                 h,
             )
@@ -166,7 +184,13 @@ def hooks_of(surface: str, data: Any) -> list[Hook]:
             ("bash", "timeoutSec") if surface == "copilot" else ("command", "timeout")
         )
         return [
-            Hook(event, item.get("matcher"), tuple(shlex.split(item[command])), item[timeout], item)
+            Hook(
+                event,
+                item.get("matcher"),
+                unboot(tuple(shlex.split(item[command]))),
+                item[timeout],
+                item,
+            )
             for event, items in data["hooks"].items()
             for item in items
         ]
@@ -176,10 +200,7 @@ def hooks_of(surface: str, data: Any) -> list[Hook]:
             assert set(group) <= {"matcher", "hooks"}, group
             assert len(group["hooks"]) == 1, "one dispatcher handler per event and matcher"
             handler = group["hooks"][0]
-            if "args" in handler:
-                argv = (handler["command"], *handler["args"])
-            else:
-                argv = tuple(shlex.split(handler["command"]))
+            argv = unboot(tuple(shlex.split(handler["command"])))
             found.append(Hook(event, group.get("matcher"), argv, handler["timeout"], handler))
     return found
 
@@ -292,10 +313,10 @@ def test_no_message_twice_for_one_event_and_matcher(surface: str) -> None:
 
 @pytest.mark.parametrize("surface", SURFACES)
 def test_timeouts_in_the_harness_unit(surface: str) -> None:
-    scale = 1000 if surface == "qwen-code" else 1
+    # Every harness reads seconds now (Qwen Code too: 1,000 or more is legacy milliseconds).
     for hook in hooks_of(surface, golden(surface)):
         event = dispatcher_line(surface, hook)[0]
-        assert hook.timeout == SECONDS[event] * scale, (surface, event)
+        assert hook.timeout == SECONDS[event], (surface, event)
         if surface == "copilot":
             assert "timeout" not in hook.handler
         else:
@@ -332,28 +353,30 @@ def test_precompact_and_postcompact_are_never_registered() -> None:
         assert "PostCompact" not in golden_text(surface), surface
 
 
-def test_postcompact_context_only_in_the_claude_files_on_the_compact_source() -> None:
-    assert [s for s in SURFACES if "postcompact" in registered(s)] == list(CLAUDE)
-    for surface in CLAUDE:
+def test_postcompact_context_only_where_session_start_reports_the_compact_source() -> None:
+    reporting = [*CLAUDE, "codex", "qwen-code"]
+    assert [s for s in SURFACES if "postcompact" in registered(s)] == reporting
+    for surface in reporting:
         carriers = [
             (hook.event, hook.matcher)
             for hook in hooks_of(surface, golden(surface))
             if "postcompact" in dispatcher_line(surface, hook)
         ]
-        assert carriers == [("SessionStart", "compact")]
+        source = "^compact$" if surface == "qwen-code" else "compact"
+        assert carriers == [("SessionStart", source)]
 
 
-def test_claude_engine_uses_exec_form() -> None:
+def test_claude_engine_uses_one_shell_string() -> None:
+    # The exec form (command + args) exists only since Claude Code 2.1.139.
     data = golden("claude-code-engine")
     assert set(data) == {"hooks"}
     hooks = hooks_of("claude-code-engine", data)
     assert hooks
     for hook in hooks:
-        assert set(hook.handler) == {"type", "command", "args", "timeout"}
+        assert set(hook.handler) == {"type", "command", "timeout"}
         assert hook.handler["type"] == "command"
-        assert hook.handler["command"] == "${PYTHON_BIN}"
-        assert hook.handler["args"][0] == "${HARNESS_ROOT}/hooks/dispatch.py"
-        assert "--contract" not in hook.handler["args"]
+        assert hook.argv[:2] == ("${PYTHON_BIN}", "${HARNESS_ROOT}/hooks/dispatch.py")
+        assert "--contract" not in hook.argv
 
 
 def test_claude_plugin_runs_from_the_plugin_root() -> None:
@@ -361,9 +384,8 @@ def test_claude_plugin_runs_from_the_plugin_root() -> None:
     assert set(data) == {"description", "hooks"}
     for hook in hooks_of("claude-code-plugin", data):
         assert set(hook.handler) == {"type", "command", "timeout"}
-        assert hook.handler["command"].startswith(
-            'python3 "${CLAUDE_PLUGIN_ROOT}/hooks/dispatch.py" '
-        )
+        assert hook.handler["command"].startswith(f'"python3" -I -S -c "{BOOT}" ')
+        assert hook.argv[1] == "${CLAUDE_PLUGIN_ROOT}/hooks/dispatch.py"
     text = golden_text("claude-code-plugin")
     assert "${PYTHON_BIN}" not in text and "${HARNESS_ROOT}" not in text
 
@@ -395,15 +417,14 @@ def test_codex_folds_write_and_edit_and_has_a_windows_command() -> None:
     assert "pretooluse-askuserquestion-recommended" not in names
 
 
-def test_qwen_anchors_runtime_tool_ids_and_counts_milliseconds() -> None:
+def test_qwen_registers_no_pre_tool_use_or_stop_and_counts_seconds() -> None:
     data = golden("qwen-code")
     assert set(data) == {"hooks"}
     hooks = hooks_of("qwen-code", data)
-    tool_matchers = [h.matcher for h in hooks if h.event == "PreToolUse"]
-    assert tool_matchers == ["^write_file$", "^edit$", "^run_shell_command$"]
+    assert set(data["hooks"]) == {"SessionStart", "PostToolUse"}
     for hook in hooks:
         assert set(hook.handler) == {"type", "command", "timeout"}
-        assert hook.timeout >= 1000 and hook.timeout % 1000 == 0
+        assert 0 < hook.timeout < 1000  # 1,000 or more would read as legacy milliseconds
     text = golden_text("qwen-code")
     for display_name in ('"Bash"', '"Write"', '"Edit"', "WriteFile"):
         assert display_name not in text
@@ -436,10 +457,12 @@ def test_copilot_has_bash_powershell_and_timeout_sec() -> None:
     data = golden("copilot")
     assert set(data) == {"version", "hooks"}
     assert data["version"] == 1
-    assert set(data["hooks"]) == {"sessionStart", "postToolUse"}
-    for items in data["hooks"].values():
+    assert set(data["hooks"]) == {"sessionStart", "preToolUse", "postToolUse"}
+    for event, items in data["hooks"].items():
         for item in items:
-            assert set(item) == {"type", "bash", "powershell", "timeoutSec"}
+            keys = {"type", "bash", "powershell", "timeoutSec"}
+            # preToolUse takes a matcher since Copilot CLI 1.0.24; an omitted one matches all.
+            assert set(item) == (keys | {"matcher"} if event == "preToolUse" else keys)
             assert item["type"] == "command"
             assert item["powershell"] == "& " + item["bash"]
 
@@ -452,21 +475,23 @@ def test_devin_has_no_matcher_anywhere() -> None:
     assert '"matcher"' not in golden_text("devin-local")
 
 
-def test_cursor_registers_session_start_only() -> None:
+def test_cursor_registers_session_start_and_post_tool_use_never_stop() -> None:
     data = golden("cursor")
     assert set(data) == {"version", "hooks"}
     assert data["version"] == 1
-    assert set(data["hooks"]) == {"sessionStart"}
-    for item in data["hooks"]["sessionStart"]:
-        assert set(item) == {"command", "timeout"}
+    assert set(data["hooks"]) == {"sessionStart", "postToolUse"}
+    for items in data["hooks"].values():
+        for item in items:
+            assert set(item) == {"command", "timeout"}
 
 
 def test_tool_guards_only_where_pre_tool_use_is_delivered() -> None:
     with_pre_tool_use = [s for s in SURFACES if "pretooluse-write" in registered(s)]
-    assert with_pre_tool_use == ["claude-code-engine", "claude-code-plugin", "codex", "qwen-code"]
-    for surface in ("codebuddy", "kiro", "copilot", "devin-local", "cursor"):
+    assert with_pre_tool_use == ["claude-code-engine", "claude-code-plugin", "codex", "copilot"]
+    for surface in ("qwen-code", "codebuddy", "kiro", "devin-local", "cursor"):
         assert not [n for n in registered(surface) if n.startswith("pretooluse-")], surface
-        assert "stop" not in registered(surface), surface
+    # Stop output reaches the model as context only in Claude Code.
+    assert [s for s in SURFACES if "stop" in registered(s)] == list(CLAUDE)
 
 
 # --------------------------------------------------------------------------- a registry change
@@ -551,33 +576,43 @@ def test_a_new_edit_guard_changes_exactly_the_files_that_register_edit(
         "advisories.json",
         "claude-code-engine/settings.json",
         "claude-code-plugin/hooks.json",
+        "copilot/hookmsg.json",
         "dispatch-table.json",
         "hook-message-inventory.json",
         "hook-message-inventory.md",
         "hook-wiring.md",
-        "qwen-code/settings.json",
     ]
     # The new guard is last in the Edit entry of the files that changed, and nowhere else.
     for surface, matcher in (
         ("claude-code-engine", "Edit"),
         ("claude-code-plugin", "Edit"),
-        ("qwen-code", "^edit$"),
+        ("copilot", "edit"),
     ):
         data = json.loads(after[f"{surface}/{SURFACES[surface]}"])
         lines = {
             hook.matcher: dispatcher_line(surface, hook)
             for hook in hooks_of(surface, data)
-            if hook.event == "PreToolUse"
+            if hook.event in ("PreToolUse", "preToolUse")
         }
         assert lines[matcher][-1] == "pretooluse-edit-secret-guard", surface
         assert [m for m, line in lines.items() if "pretooluse-edit-secret-guard" in line] == [
             matcher
         ]
-    for surface in ("codex", "codebuddy", "kiro", "copilot", "devin-local", "cursor"):
+    for surface in ("codex", "qwen-code", "codebuddy", "kiro", "devin-local", "cursor"):
         assert b"pretooluse-edit-secret-guard" not in after[f"{surface}/{SURFACES[surface]}"]
     inventory = json.loads(after["hook-message-inventory.json"])
     row = next(r for r in inventory["messages"] if r["name"] == "pretooluse-edit-secret-guard")
-    assert row["registered_on"] == ["claude-code-engine", "claude-code-plugin", "qwen-code"]
+    assert row["registered_on"] == ["claude-code-engine", "claude-code-plugin", "copilot"]
+    # Codex registers Edit only through its fold, which runs the Write entry's messages:
+    # the inventory says plainly that the new guard does not run there.
+    assert "codex" not in row["delivered_by"]
+    reasons = {item["harness"]: item["reason"] for item in row["not_delivered_by"]}
+    assert "never runs there" in reasons["codex"] and "Edit|Write|apply_patch" in reasons["codex"]
+    markdown = after["hook-message-inventory.md"].decode("utf-8")
+    gap = next(
+        line for line in markdown.split("\n") if line.startswith("- `pretooluse-edit-secret-guard`")
+    )
+    assert "codex (folds Edit into its Edit|Write|apply_patch matcher" in gap
     check = cli("check")
     assert (check.code, check.out) == (0, ""), check.out + check.err
 
@@ -691,7 +726,7 @@ def test_inventory_lists_the_surfaces_that_register_each_message(project: Path) 
     assert "claude-code-engine" in registered_on["pretooluse-edit"]
     assert "codex" not in registered_on["pretooluse-edit"]
     assert registered_on["sessionstart"] == list(SURFACES)
-    assert registered_on["postcompact"] == list(CLAUDE)
+    assert registered_on["postcompact"] == [*CLAUDE, "codex", "qwen-code"]
     assert registered_on["precompact"] == []
     assert registered_on["pretooluse-conformity"] == []
     # The same answer as reading the goldens, in catalogue order.
@@ -709,5 +744,9 @@ def test_wiring_has_a_generated_registrations_table(project: Path) -> None:
     for surface, file in SURFACES.items():
         row = cells[f"{surface}/{file}"]
         events = sorted({hook.event for hook in hooks_of(surface, golden(surface))})
-        assert row[2] == ", ".join(events), surface
-        assert row[3] == ("—" if surface in CLAUDE else surface), surface
+        assert row[3] == ", ".join(events), surface
+        assert row[4] == ("—" if surface in CLAUDE else surface), surface
+        project_file = PROJECT_FILES.get(surface)
+        assert row[2] == (
+            f"`{project_file}`" if project_file else "— (not installed into a project)"
+        )

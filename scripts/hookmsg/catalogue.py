@@ -117,16 +117,32 @@ Format = Literal[
 FileName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$", max_length=64)]
 
 
+# What reaches a command line, a matcher or a picture: a harness's event and tool names.
+Spelling = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_.]*$", max_length=64)]
+ToolName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", max_length=64)]
+
+
 class Fold(_Strict):
     """Several tools that the harness registers under one matcher."""
 
     tools: list[str] = Field(min_length=2)
-    matcher: Annotated[str, StringConstraints(min_length=1)]
+    matcher: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_]+(\|[A-Za-z0-9_]+)*$")]
     messages_from: str
 
 
+# A settings file's place inside a project: relative, forward slashes, no `..`, safe characters.
+ProjectFile = Annotated[
+    str,
+    StringConstraints(
+        pattern=r"^(?:\.?[A-Za-z0-9_][A-Za-z0-9._-]*/)*\.?[A-Za-z0-9_][A-Za-z0-9._-]*$",
+        max_length=200,
+    ),
+]
+TopLevelKey = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_-]*$", max_length=64)]
+
+
 class Registration(_Strict):
-    """The hook registration file generated for a harness."""
+    """The hook registration file generated for a harness, and where `install` merges it."""
 
     format: Format
     file: FileName
@@ -135,6 +151,27 @@ class Registration(_Strict):
     timeout_unit: Literal["s", "ms"]
     timeout_max: Annotated[int, Field(gt=0)]
     fold: Fold | None = None
+    # The settings file inside a project that `hookmsg install` merges the registration
+    # into; None: the harness is not installed into a project (the Claude Code plugin).
+    project_file: ProjectFile | None = None
+    # The only top-level keys the harness accepts in that file (others make it ignore
+    # the whole file); empty: any.
+    top_level_keys: list[TopLevelKey] = Field(default_factory=list)
+    # A step the user must take after `hookmsg install` before the harness runs the hooks.
+    install_note: OneLine | None = None
+
+
+Version = Annotated[str, StringConstraints(pattern=r"^[0-9]+(\.[0-9]+)*$", max_length=32)]
+
+
+class Fact(_Strict):
+    """One checked fact about how a harness delivers (or does not deliver) hook output."""
+
+    event: str | None = None  # a registry event, or None for a fact about the harness as a whole
+    fact: OneLine
+    delivered: bool | None = None  # for an event: does its output reach the model as context
+    since: Version | None = None  # the first client version with this behaviour
+    evidence: OneLine  # the documentation page, changelog entry or run it was checked against
 
 
 EnvelopeStyle = Literal["hook-specific", "additional-context", "additional_context", "text", "xcsh"]
@@ -170,8 +207,13 @@ class Harness(_Strict):
     matchers: bool = True
     session_start_sources: bool = False
     notes: str = ""
-    events: dict[str, Annotated[str, StringConstraints(min_length=1)]] = Field(min_length=1)
-    tools: dict[str, Annotated[str, StringConstraints(min_length=1)]] = Field(default_factory=dict)
+    events: dict[str, Spelling] = Field(min_length=1)
+    tools: dict[str, ToolName] = Field(default_factory=dict)
+    # Events whose output reaches the model only as a refusal (a PreToolUse deny), in the
+    # harness's spelling: registered only by `hookmsg install --strict`.
+    deny_events: dict[str, Spelling] = Field(default_factory=dict)
+    checked: Version | None = None  # the client version the facts were checked against
+    facts: list[Fact] = Field(default_factory=list)
     registration: Registration | None = None
     contract: Contract | None = None
 
@@ -342,6 +384,75 @@ def _check_skills(skills: SkillCatalogue, text: str, display: str) -> list[Diagn
     return found
 
 
+def _check_facts(harness: Harness, index: int, text: str, display: str) -> list[Diagnostic]:
+    """Once a harness records facts, every delivered event carries one with its evidence;
+    no fact contradicts the event lists."""
+    found = []
+    for number, fact in enumerate(harness.facts):
+        where = locate(text, ("harnesses", index, "facts", number))
+        if fact.event is not None and fact.event not in EVENTS:
+            found.append(
+                Diagnostic(
+                    display,
+                    where,
+                    1,
+                    "C005",
+                    f"harness '{harness.id}' has a fact about unknown event '{fact.event}'",
+                )
+            )
+            continue
+        if fact.delivered is None:
+            continue
+        if fact.event is None:
+            found.append(
+                Diagnostic(
+                    display,
+                    where,
+                    1,
+                    "I002",
+                    f"harness '{harness.id}': a fact with `delivered` must name its event",
+                )
+            )
+        elif fact.delivered != (fact.event in harness.events):
+            listed = "lists" if fact.event in harness.events else "does not list"
+            found.append(
+                Diagnostic(
+                    display,
+                    where,
+                    1,
+                    "I002",
+                    f"harness '{harness.id}' {listed} {fact.event} among its delivered events, "
+                    f"but its fact says delivered = {str(fact.delivered).lower()}",
+                )
+            )
+    evidenced = {f.event for f in harness.facts if f.delivered}
+    # A harness that records its facts records them all: each delivered event has one.
+    for event in harness.events if harness.facts else ():
+        if event in EVENTS and event not in evidenced:
+            found.append(
+                Diagnostic(
+                    display,
+                    locate(text, ("harnesses", index, "events", event)),
+                    1,
+                    "I001",
+                    f"harness '{harness.id}' delivers {event} without a fact giving its "
+                    "evidence (add a [[harnesses.facts]] entry with delivered = true)",
+                )
+            )
+    for event in harness.deny_events:
+        if event in harness.events:
+            found.append(
+                Diagnostic(
+                    display,
+                    locate(text, ("harnesses", index, "deny_events", event)),
+                    1,
+                    "I002",
+                    f"harness '{harness.id}' lists {event} both as delivered and as deny-only",
+                )
+            )
+    return found
+
+
 def _check_harnesses(harnesses: HarnessCatalogue, text: str, display: str) -> list[Diagnostic]:
     found = _duplicates(
         [h.id for h in harnesses.harnesses],
@@ -363,8 +474,10 @@ def _check_harnesses(harnesses: HarnessCatalogue, text: str, display: str) -> li
                             f"harness '{harness.id}' folds unknown tool '{tool}'",
                         )
                     )
+        found += _check_facts(harness, index, text, display)
         for kind, keys, known in (
             ("event", harness.events, EVENTS),
+            ("event", harness.deny_events, EVENTS),
             ("tool", harness.tools, TOOLS),
         ):
             for key in keys:

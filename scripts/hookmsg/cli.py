@@ -95,7 +95,43 @@ def _cmd_install_render(args: argparse.Namespace) -> int:
     from hookmsg.commands.install_render import install_render
     from hookmsg.config import load_project
 
-    return install_render(load_project(), args.harness, args.python, args.root)
+    return install_render(load_project(), args.harness, args.python, args.root, strict=args.strict)
+
+
+def _cmd_install(args: argparse.Namespace) -> int:
+    from hookmsg.commands.install import install
+    from hookmsg.config import load_project
+
+    return install(
+        load_project(),
+        args.harness,
+        root=args.root,
+        target=args.project,
+        python=args.python,
+        dry_run=args.dry_run,
+        strict=args.strict,
+    )
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from hookmsg.commands.verify import verify
+    from hookmsg.config import load_project
+
+    return verify(load_project(), args.harness, target=args.project)
+
+
+def _cmd_uninstall(args: argparse.Namespace) -> int:
+    from hookmsg.commands.uninstall import uninstall
+    from hookmsg.config import load_project
+
+    return uninstall(load_project(), args.harness, target=args.project)
+
+
+PATH_RULES = (
+    "Paths must be absolute, must not start with - or ~, and may not contain quotation "
+    "marks of any script, backticks, $, %, backslashes or control characters: each one "
+    "ends up inside the hook's command line."
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -193,15 +229,69 @@ def build_parser() -> argparse.ArgumentParser:
         "install-render",
         parents=[common],
         help="print one harness's hook registration with its install tokens filled in",
-        description="Print the registration of one harness with ${PYTHON_BIN} and "
-        "${HARNESS_ROOT} replaced. A path containing $, a backtick, a double quote or a "
-        "backslash is refused: inside a quoted command it could run another file.",
+        description="The low-level face of `install`: validate the catalogue, then print "
+        "the registration of one harness with ${PYTHON_BIN} and ${HARNESS_ROOT} replaced. "
+        + PATH_RULES,
         epilog=EXIT_CODES_HELP,
     )
     install.add_argument("--harness", required=True, metavar="ID", help="e.g. codex")
     install.add_argument("--python", required=True, metavar="PATH", help="the interpreter")
     install.add_argument("--root", required=True, metavar="PATH", help="the install root")
+    install.add_argument("--strict", action="store_true", help="render strict mode")
     install.set_defaults(handler=_cmd_install_render)
+
+    real = commands.add_parser(
+        "install",
+        parents=[common],
+        help="lay out the install root and merge a harness's registration into a project",
+        description="Write the dispatcher and assets to the install root (atomically; an "
+        "existing folder is replaced only if it is a hookmsg install root), then merge the "
+        "harness's registration into the project's settings file without touching anything "
+        "that is not ours. A file that is not valid JSON, or that could not be written back "
+        "exactly, is refused and left untouched. " + PATH_RULES,
+        epilog=EXIT_CODES_HELP,
+    )
+    real.add_argument("--harness", required=True, metavar="ID", help="e.g. codex")
+    real.add_argument(
+        "--root",
+        metavar="DIR",
+        help="the install root (default: $XDG_DATA_HOME/hookmsg/VERSION, else "
+        "~/.local/share/hookmsg/VERSION)",
+    )
+    real.add_argument("--project", metavar="DIR", help="the project (default: cwd)")
+    real.add_argument(
+        "--python", metavar="PATH", help="the interpreter hooks run (default: this one)"
+    )
+    real.add_argument("--dry-run", action="store_true", help="print the diff; change nothing")
+    real.add_argument(
+        "--strict", action="store_true", help="strict mode: guards refuse where they can"
+    )
+    real.set_defaults(handler=_cmd_install)
+
+    verify = commands.add_parser(
+        "verify",
+        parents=[common],
+        help="check that a harness's registration is present, current and complete",
+        description="Exit 0 when the project's settings file holds our registration, it is "
+        "what the registry generates now, and the install root it runs is complete (every "
+        "file matches the manifest); else exit 1 with one line per reason.",
+        epilog=EXIT_CODES_HELP,
+    )
+    verify.add_argument("--harness", required=True, metavar="ID", help="e.g. codex")
+    verify.add_argument("--project", metavar="DIR", help="the project (default: cwd)")
+    verify.set_defaults(handler=_cmd_verify)
+
+    uninstall = commands.add_parser(
+        "uninstall",
+        parents=[common],
+        help="remove our entries from a harness's settings file",
+        description="Remove only hookmsg's entries; every other key and hook stays as it "
+        "was. An event list left empty is removed; the install root is left in place.",
+        epilog=EXIT_CODES_HELP,
+    )
+    uninstall.add_argument("--harness", required=True, metavar="ID", help="e.g. codex")
+    uninstall.add_argument("--project", metavar="DIR", help="the project (default: cwd)")
+    uninstall.set_defaults(handler=_cmd_uninstall)
     return parser
 
 

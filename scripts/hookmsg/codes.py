@@ -376,6 +376,13 @@ _RULES: tuple[Rule, ...] = (
         "Lower the timeout in `[timeouts]`.",
         "`Stop = 900` where Claude Code and Codex allow 600 seconds",
     ),
+    Rule(
+        "H007",
+        "A registration command does not run the dispatcher through the fail-open bootstrap.",
+        'Render commands with `registrations.shell_command`: `<python> -I -S -c "<BOOT>" '
+        "<root>/hooks/dispatch.py ...` exits 0 quietly when the install root is gone.",
+        '`python3 "${HARNESS_ROOT}/hooks/dispatch.py" Stop stop` (exit 2 when the file is gone)',
+    ),
     # Guard data (`catalog/guards.toml`).
     Rule(
         "U001",
@@ -562,6 +569,66 @@ _RULES: tuple[Rule, ...] = (
         "Give an entry that no file defines a description and `manual`; edit a sourced "
         "entry's description in its front matter.",
         '`[[skills]] name = "x"` with only a group, and no file defines `x`',
+    ),
+)
+
+# Install (`hookmsg install`, `verify`, `uninstall`) and the harness facts behind it.
+_RULES += (
+    Rule(
+        "I001",
+        "A harness that records facts delivers an event without a fact giving its evidence.",
+        "Add a `[[harnesses.facts]]` entry with the event, `delivered = true` and `evidence`.",
+        "`PostToolUse` under [harnesses.events] with no fact about it",
+    ),
+    Rule(
+        "I002",
+        "A harness fact contradicts the harness's event lists.",
+        "Make `delivered` agree with [harnesses.events] (and [harnesses.deny_events]).",
+        "`delivered = false` for an event listed as delivered",
+    ),
+    Rule(
+        "I003",
+        "A settings file is not valid JSON, or holds a key twice; install leaves it untouched.",
+        "Fix the file by hand (or move it away), then install again.",
+        '`{"hooks": {}, "hooks": {}}`',
+    ),
+    Rule(
+        "I004",
+        "A settings file holds a value that would not be written back exactly.",
+        "Write the value in its plain JSON form (e.g. `1.0` not `1.0e0`, no lone surrogate, "
+        "integers within 2^53), then install again.",
+        '`{"n": 1E2}`',
+    ),
+    Rule(
+        "I005",
+        "A settings file has a shape the registration cannot be merged into.",
+        "Fix the named key (e.g. `hooks` must be an object; Codex takes only `description` "
+        "and `hooks` at the top level).",
+        '`{"hooks": []}` in `.claude/settings.json`',
+    ),
+    Rule(
+        "I006",
+        "The install root exists and is not a hookmsg install root; install will not replace it.",
+        "Choose another `--root`, or move the folder away.",
+        "`--root ~/Documents`",
+    ),
+    Rule(
+        "I007",
+        "verify: the harness's settings file holds no hookmsg registration.",
+        "Run `hookmsg install --harness ID`.",
+        "`.codex/hooks.json` missing",
+    ),
+    Rule(
+        "I008",
+        "verify: the registration differs from what the registry generates now (stale).",
+        "Run `hookmsg install --harness ID` again.",
+        "a Stop entry left from an older install",
+    ),
+    Rule(
+        "I009",
+        "verify: the install root the registration runs is missing, incomplete or changed.",
+        "Run `hookmsg install --harness ID` again.",
+        "`hooks/dispatch.py` deleted from the install root",
     ),
 )
 

@@ -6,15 +6,40 @@ from hookmsg.catalogue import Harness
 from hookmsg.vocabulary import EVERY, SESSION_START, TOOL_EVENTS, matcher_key
 
 
-def why_not_delivered(harness: Harness, event: str, matcher: str | None) -> str | None:
+def folded_away(harness: Harness, event: str, key: str) -> bool:
+    """True when the harness folds this tool entry into another entry's matcher.
+
+    The folded entry's own messages never run there: the fold runs only the messages of
+    its `messages_from` entry (Codex runs the Write entry's for Edit|Write|apply_patch).
+    """
+    fold = harness.registration.fold if harness.registration is not None else None
+    return (
+        fold is not None
+        and event in TOOL_EVENTS
+        and key in fold.tools
+        and key != fold.messages_from
+    )
+
+
+def why_not_delivered(
+    harness: Harness, event: str, matcher: str | None, *, strict: bool = False
+) -> str | None:
     """None when `harness` delivers a hook on `event` with `matcher`; else the reason.
 
     A SessionStart matcher names a start source (e.g. `compact`): only a harness that
     reports the source can register it. A tool matcher needs one of its alternatives
-    among the harness's tools, and a harness without matchers takes only `*`.
+    among the harness's tools, and a harness without matchers takes only `*`. An event
+    whose output reaches the model only as a refusal counts in strict mode alone.
     """
     if event not in harness.events:
-        return f"does not hand {event} output to the model"
+        if event in harness.deny_events:
+            if not strict:
+                return (
+                    f"hands {event} output to the model only as a refusal, so it is "
+                    "registered only by `hookmsg install --strict`"
+                )
+        else:
+            return f"does not hand {event} output to the model"
     key = matcher_key(matcher)
     if key == EVERY:
         return None
@@ -24,6 +49,13 @@ def why_not_delivered(harness: Harness, event: str, matcher: str | None) -> str 
         return "has no matchers"
     if event in TOOL_EVENTS and not any(tool in harness.tools for tool in key.split("|")):
         return f"has no tool matching {key}"
+    fold = harness.registration.fold if harness.registration is not None else None
+    if fold is not None and folded_away(harness, event, key):
+        return (
+            f"folds {key} into its {fold.matcher} matcher, which runs only the "
+            f"{fold.messages_from} entry's messages, so what is registered for {key} alone "
+            "never runs there"
+        )
     return None
 
 

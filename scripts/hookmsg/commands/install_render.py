@@ -1,56 +1,28 @@
-"""`hookmsg install-render --harness ID --python PATH --root PATH`."""
+"""`hookmsg install-render --harness ID --python PATH --root PATH [--strict]`.
+
+The low-level face of `hookmsg install`: print one harness's registration with the install
+tokens filled in, after the catalogue validated and both paths passed the path rules.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import Any
 
 from hookmsg.config import Project
-from hookmsg.errors import EXIT_OK, FindingsError, UsageError
+from hookmsg.errors import EXIT_OK
+from hookmsg.installing.target import checked_workspace, fill_tokens, find_harness, safe_path
 from hookmsg.render.registrations import registration_data
-from hookmsg.workspace import load_workspace
-
-# Each of these would let a path escape its double quotes in a shell command line
-# (or start an expansion), so that the hook ran another file.
-FORBIDDEN = {"$": "a dollar sign", "`": "a backtick", '"': "a double quote", "\\": "a backslash"}
 
 
-def _refuse_dangerous(option: str, path: str) -> None:
-    for char, name in FORBIDDEN.items():
-        if char in path:
-            raise UsageError(f"{option} '{path}' contains {name}; choose a path without it")
-    if any(ord(char) < 0x20 or ord(char) == 0x7F for char in path):
-        raise UsageError(f"{option} {path!r} contains a control character")
-    if not path.strip():
-        raise UsageError(f"{option} is empty")
-
-
-def _render_tokens(value: Any, tokens: dict[str, str]) -> Any:
-    if isinstance(value, str):
-        for token, replacement in tokens.items():
-            value = value.replace("${" + token + "}", replacement)
-        return value
-    if isinstance(value, list):
-        return [_render_tokens(item, tokens) for item in value]
-    if isinstance(value, dict):
-        return {key: _render_tokens(item, tokens) for key, item in value.items()}
-    return value
-
-
-def install_render(project: Project, harness_id: str, python: str, root: str) -> int:
-    _refuse_dangerous("--python", python)
-    _refuse_dangerous("--root", root)
-    workspace = load_workspace(project)
-    harnesses = workspace.catalogue.harnesses
-    registry = workspace.catalogue.registry
-    if harnesses is None or registry is None:
-        raise FindingsError("the catalogue does not load; run `hookmsg validate`")
-    known = [h.id for h in harnesses.harnesses if h.registration is not None]
-    harness = next((h for h in harnesses.harnesses if h.id == harness_id), None)
-    if harness is None or harness.registration is None:
-        raise UsageError(f"unknown harness '{harness_id}'; known: {', '.join(known)}")
-    data = registration_data(harness, registry)
-    rendered = _render_tokens(data, {"PYTHON_BIN": python, "HARNESS_ROOT": root.rstrip("/")})
+def install_render(
+    project: Project, harness_id: str, python: str, root: str, *, strict: bool = False
+) -> int:
+    python = safe_path("--python", python)
+    root = safe_path("--root", root)
+    workspace = checked_workspace(project)
+    harness, registry = find_harness(workspace, harness_id)
+    data = registration_data(harness, registry, strict=strict)
+    rendered = fill_tokens(data, {"PYTHON_BIN": python, "HARNESS_ROOT": root})
     sys.stdout.write(json.dumps(rendered, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     return EXIT_OK

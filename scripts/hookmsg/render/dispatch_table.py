@@ -33,7 +33,8 @@ def contract_data(harness: Harness) -> dict[str, Any]:
         "context_events": list(contract.context_events),
         "deny": contract.deny,
         "envelope": contract.envelope,
-        "event_names": dict(harness.events),
+        # Deny-only events (registered by `install --strict`) are spelled too.
+        "event_names": dict(sorted({**harness.deny_events, **harness.events}.items())),
         "patch_tools": list(contract.patch_tools),
         "payload": contract.payload,
         "tools": tools,

@@ -59,14 +59,21 @@ def inventory_data(workspace: Workspace) -> dict[str, Any]:
                 "description": message.title or "",
             }
         )
-    used = {e for h in harnesses for e in h.events} | (
+    used = {e for h in harnesses for e in [*h.events, *h.deny_events]} | (
         {entry.event for entry in registry.dispatch} if registry is not None else set()
     )
     return {
         "cap": cap,
         "events": [event for event in EVENTS if event in used],
         "harnesses": [
-            {"id": h.id, "name": h.name, "events": dict(sorted(h.events.items()))}
+            {
+                "id": h.id,
+                "name": h.name,
+                "events": dict(sorted(h.events.items())),
+                "deny_events": dict(sorted(h.deny_events.items())),
+                "checked": h.checked,
+                "facts": [fact.model_dump() for fact in h.facts],
+            }
             for h in harnesses
         ],
         "messages": rows,
@@ -149,9 +156,27 @@ def render_inventory_markdown(workspace: Workspace) -> str:
         ]
         for row in data["skills"]
     ]
+
+    def spelled(harness: dict[str, Any], event: str) -> str:
+        if event in harness["deny_events"]:
+            return f"{harness['deny_events'][event]} (deny only: `install --strict`)"
+        return str(harness["events"].get(event, ""))
+
     matrix = [
-        [cell(h["name"]), *[cell(h["events"].get(event, "")) for event in data["events"]]]
+        [cell(h["name"]), *[cell(spelled(h, event)) for event in data["events"]]]
         for h in data["harnesses"]
+    ]
+    facts = [
+        [
+            cell(h["name"]) + (f" {cell(h['checked'])}" if h["checked"] else ""),
+            cell(fact["event"] or "(all)"),
+            {True: "yes", False: "no", None: "—"}[fact["delivered"]],
+            cell(fact["since"] or ""),
+            cell(fact["fact"]),
+            cell(fact["evidence"]),
+        ]
+        for h in data["harnesses"]
+        for fact in h["facts"]
     ]
     return render(
         "hook-message-inventory.md.j2",
@@ -161,4 +186,5 @@ def render_inventory_markdown(workspace: Workspace) -> str:
         events=data["events"],
         matrix=matrix,
         skills=skill_table,
+        facts=facts,
     )

@@ -3,6 +3,12 @@
 Per harness: one dispatcher entry per event and matcher, listing every message that
 matcher evaluates in registry order, only where the harness hands that event's output
 to the model, with matchers in the harness's tool names and timeouts in its unit.
+
+Every command runs the dispatcher through a fail-open bootstrap (BOOT): the interpreter
+in isolated mode (`-I`: neither the opened project's files nor PYTHON* variables reach
+sys.path) without `site` (`-S`) runs a one-line program that starts the dispatcher only
+if its file exists, so a deleted or superseded install root exits 0 with no output
+instead of Python's exit 2 (which blocks PreToolUse and keeps Codex's Stop looping).
 """
 
 from __future__ import annotations
@@ -17,6 +23,12 @@ from hookmsg.delivery import why_not_delivered
 from hookmsg.vocabulary import EVERY, TOOL_EVENTS
 
 INSTALL_TOKENS = ("PYTHON_BIN", "HARNESS_ROOT")
+# No `$`, backtick, double quote or backslash: safe inside double quotes in sh and PowerShell.
+BOOT = (
+    "import os,sys,runpy;f=sys.argv[1];del sys.argv[0];"
+    "os.path.isfile(f) and runpy.run_path(f,run_name='__main__')"
+)
+INTERPRETER_FLAGS = ("-I", "-S", "-c", BOOT)
 PLUGIN_ROOT = "CLAUDE_PLUGIN_ROOT"  # Claude Code substitutes it when it runs the hook
 TOKEN = re.compile(r"\$\{([^}]*)\}")
 DEFAULT_TIMEOUT = 30
@@ -43,22 +55,28 @@ def allowed_tokens(harness: Harness) -> frozenset[str]:
 
 def _matcher(harness: Harness, event: str, key: str) -> str | None:
     registration = harness.registration
+    kind = registration.format if registration is not None else ""
     if key == EVERY:
-        # Devin takes no matcher; elsewhere `*` is spelled out only where a matcher applies.
-        if not harness.matchers or event not in TOOL_EVENTS:
+        # Devin takes no matcher, and an omitted handler matcher matches every tool in
+        # Copilot and Cursor; elsewhere `*` is spelled out only where a matcher applies.
+        if not harness.matchers or event not in TOOL_EVENTS or kind in ("copilot", "cursor"):
             return None
-        return ".*" if registration is not None and registration.format == "qwen" else "*"
+        return ".*" if kind == "qwen" else "*"
     if event not in TOOL_EVENTS:
-        return key  # a SessionStart source such as `compact`
+        # A SessionStart source such as `compact`; Qwen reads matchers as regexes.
+        return f"^{key}$" if kind == "qwen" else key
     names = [harness.tools[tool] for tool in key.split("|") if tool in harness.tools]
-    if registration is not None and registration.format == "qwen":
+    if kind == "qwen":
         # Qwen matches regexes against runtime tool ids; anchor them.
         return f"^{names[0]}$" if len(names) == 1 else "^(?:" + "|".join(names) + ")$"
     return "|".join(names)
 
 
-def entries_for(harness: Harness, registry: HookRegistry) -> list[Entry]:
-    """The dispatcher entries of `harness`, in registry order."""
+def entries_for(harness: Harness, registry: HookRegistry, *, strict: bool = False) -> list[Entry]:
+    """The dispatcher entries of `harness`, in registry order.
+
+    `strict`: also the events whose output reaches the model only as a refusal.
+    """
     registration = harness.registration
     if registration is None:
         return []
@@ -67,28 +85,35 @@ def entries_for(harness: Harness, registry: HookRegistry) -> list[Entry]:
     entries = []
     for entry in registry.dispatch:
         event, key = entry.key
-        if why_not_delivered(harness, event, entry.matcher) is not None:
+        if why_not_delivered(harness, event, entry.matcher, strict=strict) is not None:
             continue
-        if fold is not None and event in TOOL_EVENTS and key in fold.tools:
-            if key != fold.messages_from:
-                continue  # folded into the messages_from entry's matcher
-            matcher: str | None = fold.matcher
+        if fold is not None and event in TOOL_EVENTS and key == fold.messages_from:
+            matcher: str | None = fold.matcher  # the folded entries' matcher
         else:
             matcher = _matcher(harness, event, key)
         seconds = registry.timeouts.get(event, DEFAULT_TIMEOUT)
-        entries.append(
-            Entry(event, harness.events[event], matcher, tuple(entry.messages), seconds * scale)
-        )
+        spelled = harness.events.get(event) or harness.deny_events[event]
+        entries.append(Entry(event, spelled, matcher, tuple(entry.messages), seconds * scale))
     return entries
 
 
-def _argv(harness: Harness, entry: Entry) -> list[str]:
+def _argv(harness: Harness, entry: Entry, strict: bool) -> list[str]:
     contract = harness.registration.contract if harness.registration else None
-    return [*(["--contract", contract] if contract else []), entry.event, *entry.messages]
+    return [
+        *(["--contract", contract] if contract else []),
+        *(["--strict"] if strict else []),
+        entry.event,
+        *entry.messages,
+    ]
 
 
-def _shell(script: str, argv: list[str], *, root: str = "${HARNESS_ROOT}") -> str:
-    return f'"${{PYTHON_BIN}}" "{root}/{script}" ' + " ".join(argv)
+def shell_command(python: str, dispatcher: str, argv: list[str]) -> str:
+    """One shell line (sh or PowerShell after `& `) that runs `dispatcher` through BOOT."""
+    return f'"{python}" -I -S -c "{BOOT}" "{dispatcher}" ' + " ".join(argv)
+
+
+def _shell(script: str, argv: list[str]) -> str:
+    return shell_command("${PYTHON_BIN}", f"${{HARNESS_ROOT}}/{script}", argv)
 
 
 def _claude_like(
@@ -103,34 +128,29 @@ def _claude_like(
     return {"hooks": events}
 
 
-def registration_data(harness: Harness, registry: HookRegistry) -> dict[str, Any] | list[Any]:
-    """The registration of `harness` as JSON-ready data, tokens unrendered."""
+def registration_data(
+    harness: Harness, registry: HookRegistry, *, strict: bool = False
+) -> dict[str, Any]:
+    """The registration of `harness` as JSON-ready data, tokens unrendered.
+
+    `strict`: every command passes `--strict`, and deny-only events are registered too.
+    """
     registration = harness.registration
     if registration is None:
         raise ValueError(f"harness '{harness.id}' has no registration")
     script = registry.dispatcher.script
-    entries = entries_for(harness, registry)
+    entries = entries_for(harness, registry, strict=strict)
     kind = registration.format
 
+    def line(entry: Entry) -> str:
+        return _shell(script, _argv(harness, entry, strict))
+
     def command(entry: Entry) -> dict[str, Any]:
-        return {
-            "type": "command",
-            "command": _shell(script, _argv(harness, entry)),
-            "timeout": entry.timeout,
-        }
+        return {"type": "command", "command": line(entry), "timeout": entry.timeout}
 
     if kind == "claude-settings":
-        return _claude_like(
-            harness,
-            entries,
-            script,
-            lambda e: {
-                "type": "command",
-                "command": "${PYTHON_BIN}",
-                "args": [f"${{HARNESS_ROOT}}/{script}", *_argv(harness, e)],
-                "timeout": e.timeout,
-            },
-        )
+        # One shell string: the exec form (command + args) exists only since 2.1.139.
+        return _claude_like(harness, entries, script, command)
     if kind == "claude-plugin":
         data = _claude_like(
             harness,
@@ -138,7 +158,9 @@ def registration_data(harness: Harness, registry: HookRegistry) -> dict[str, Any
             script,
             lambda e: {
                 "type": "command",
-                "command": f'python3 "${{{PLUGIN_ROOT}}}/{script}" ' + " ".join(_argv(harness, e)),
+                "command": shell_command(
+                    "python3", f"${{{PLUGIN_ROOT}}}/{script}", _argv(harness, e, strict)
+                ),
                 "timeout": e.timeout,
             },
         )
@@ -148,10 +170,7 @@ def registration_data(harness: Harness, registry: HookRegistry) -> dict[str, Any
             harness,
             entries,
             script,
-            lambda e: {
-                **command(e),
-                "commandWindows": "& " + _shell(script, _argv(harness, e)),
-            },
+            lambda e: {**command(e), "commandWindows": "& " + line(e)},
         )
     if kind in ("qwen", "claude-compatible"):
         return _claude_like(harness, entries, script, command)
@@ -163,7 +182,7 @@ def registration_data(harness: Harness, registry: HookRegistry) -> dict[str, Any
             hook: dict[str, Any] = {
                 "name": f"hookmsg-{entry.event.lower()}-{number}",
                 "trigger": entry.spelled,
-                "action": {"type": "command", "command": _shell(script, _argv(harness, entry))},
+                "action": {"type": "command", "command": line(entry)},
                 "timeout": entry.timeout,
                 "enabled": True,
             }
@@ -174,21 +193,21 @@ def registration_data(harness: Harness, registry: HookRegistry) -> dict[str, Any
     if kind == "copilot":
         events: dict[str, list[dict[str, Any]]] = {}
         for entry in entries:
-            line = _shell(script, _argv(harness, entry))
-            events.setdefault(entry.spelled, []).append(
-                {
-                    "type": "command",
-                    "bash": line,
-                    "powershell": "& " + line,
-                    "timeoutSec": entry.timeout,
-                }
-            )
+            handler: dict[str, Any] = {
+                "type": "command",
+                "bash": line(entry),
+                "powershell": "& " + line(entry),
+                "timeoutSec": entry.timeout,
+            }
+            if entry.matcher is not None:
+                handler["matcher"] = entry.matcher
+            events.setdefault(entry.spelled, []).append(handler)
         return {"version": 1, "hooks": events}
     # cursor
     cursor: dict[str, list[dict[str, Any]]] = {}
     for entry in entries:
         item: dict[str, Any] = {
-            "command": _shell(script, _argv(harness, entry)),
+            "command": line(entry),
             "timeout": entry.timeout,
         }
         if entry.matcher is not None:
@@ -197,13 +216,36 @@ def registration_data(harness: Harness, registry: HookRegistry) -> dict[str, Any
     return {"version": 1, "hooks": cursor}
 
 
-def render_registration(harness: Harness, registry: HookRegistry) -> str:
-    return (
-        json.dumps(
-            registration_data(harness, registry), indent=2, sort_keys=True, ensure_ascii=False
-        )
-        + "\n"
-    )
+def render_registration(harness: Harness, registry: HookRegistry, *, strict: bool = False) -> str:
+    data = registration_data(harness, registry, strict=strict)
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+COMMAND_KEYS = frozenset({"command", "commandWindows", "bash", "powershell"})
+
+
+def command_strings(value: Any) -> list[str]:
+    """Every command line in registration data, in document order."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in COMMAND_KEYS and isinstance(item, str):
+                found.append(item)
+            else:
+                found += command_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            found += command_strings(item)
+    return found
+
+
+def runs_through_boot(command: str) -> bool:
+    """True when `command` starts the interpreter, isolated, on the fail-open bootstrap."""
+    body = command[2:] if command.startswith("& ") else command
+    if not body.startswith('"'):
+        return False
+    end = body.find('"', 1)
+    return end > 1 and body[end + 1 :].startswith(f' -I -S -c "{BOOT}" "')
 
 
 def registered_messages(harness: Harness, registry: HookRegistry) -> set[str]:

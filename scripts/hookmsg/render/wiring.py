@@ -51,7 +51,7 @@ def render_wiring(workspace: Workspace) -> str:
     delivery = [
         f"  {node_id('event', event)}([{label(event)}])"
         for event in EVENTS
-        if any(event in harness.events for harness in harnesses)
+        if any(event in harness.events or event in harness.deny_events for harness in harnesses)
     ]
     for harness in harnesses:
         source = node_id("harness", harness.id)
@@ -62,6 +62,10 @@ def render_wiring(workspace: Workspace) -> str:
                 continue
             arrow = "-->" if spelling == event else f"-->|{label(spelling)}|"
             delivery.append(f"  {source} {arrow} {node_id('event', event)}")
+        for event, spelling in harness.deny_events.items():
+            # Reaches the model only as a refusal: registered by `install --strict` alone.
+            text = f"{spelling}: deny only" if spelling != event else "deny only"
+            delivery.append(f"  {source} -.->|{label(text)}| {node_id('event', event)}")
     from hookmsg.render.registrations import entries_for
 
     registrations = []
@@ -73,6 +77,9 @@ def render_wiring(workspace: Workspace) -> str:
             [
                 f"`{harness.id}/{harness.registration.file}`",
                 cell(harness.registration.installed_as),
+                f"`{harness.registration.project_file}`"
+                if harness.registration.project_file
+                else "— (not installed into a project)",
                 cell(", ".join(events)),
                 cell(harness.registration.contract or ""),
             ]

@@ -1,4 +1,4 @@
-"""Contract rules for the generated registrations: H001-H006."""
+"""Contract rules for the generated registrations: H001-H007."""
 
 from __future__ import annotations
 
@@ -7,7 +7,14 @@ from collections import Counter
 
 from hookmsg.catalogue import HarnessCatalogue, HookRegistry
 from hookmsg.diagnostics import Diagnostic
-from hookmsg.render.registrations import TOKEN, allowed_tokens, entries_for, render_registration
+from hookmsg.render.registrations import (
+    TOKEN,
+    allowed_tokens,
+    command_strings,
+    entries_for,
+    render_registration,
+    runs_through_boot,
+)
 from hookmsg.tomlpos import locate
 
 
@@ -35,9 +42,17 @@ def check(
 
         text = render_registration(harness, registry)
         try:
-            json.loads(text)
+            data = json.loads(text)
         except ValueError as error:
             report("H001", f"the {harness.id} registration does not parse: {error}")
+            data = None
+        skipping = [c for c in command_strings(data) if not runs_through_boot(c)]
+        if skipping:
+            report(
+                "H007",
+                f"{len(skipping)} {harness.id} command(s) do not run the dispatcher through the "
+                f"fail-open bootstrap, e.g. {skipping[0][:80]}",
+            )
         entries = entries_for(harness, registry)
         # A repeat inside one registry entry is R003's; count each entry's messages once.
         keys = Counter(

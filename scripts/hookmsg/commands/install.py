@@ -1,0 +1,83 @@
+"""`hookmsg install --harness ID [--root DIR] [--project DIR] [--python PATH] [--dry-run]
+[--strict]`: lay out the install root, then merge the registration into the project."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from hookmsg.config import Project
+from hookmsg.errors import EXIT_OK
+from hookmsg.install_root import install_root_files
+from hookmsg.installing import root as install_root
+from hookmsg.installing.jsonfile import JsonRefusal
+from hookmsg.installing.merge import merge
+from hookmsg.installing.target import (
+    checked_workspace,
+    default_root,
+    diff,
+    fill_tokens,
+    find_harness,
+    project_folder,
+    read_settings,
+    refused,
+    safe_path,
+    write_atomic,
+)
+from hookmsg.render.registrations import registration_data
+from hookmsg.report import note
+
+
+def install(
+    project: Project,
+    harness_id: str,
+    *,
+    root: str | None = None,
+    target: str | None = None,
+    python: str | None = None,
+    dry_run: bool = False,
+    strict: bool = False,
+) -> int:
+    root = safe_path("--root", root if root is not None else default_root())
+    target = project_folder(target)
+    python = safe_path("--python", python if python is not None else sys.executable)
+    workspace = checked_workspace(project)
+    harness, registry = find_harness(workspace, harness_id)
+    try:
+        settings = read_settings(harness, registry, target)
+        install_root.check_replaceable(Path(root))
+    except JsonRefusal as error:
+        raise refused(error, "install") from None
+    ours = fill_tokens(
+        registration_data(harness, registry, strict=strict),
+        {"PYTHON_BIN": python, "HARNESS_ROOT": root},
+    )
+    merged = merge(settings.document, ours, settings.container, settings.script)
+    new = settings.render(merged)
+    changed = new != settings.raw
+    files = install_root.with_manifest(install_root_files(workspace))
+    current = install_root.is_current(Path(root), files)
+    if dry_run:
+        note(
+            f"install root {root}: "
+            + ("already current" if current else f"would write {len(files)} files")
+        )
+        if changed:
+            sys.stdout.write(diff(settings.display, settings.raw, new))
+        else:
+            note(f"{settings.display}: already current")
+        note("dry run: nothing was changed")
+        return EXIT_OK
+    if not current:
+        try:
+            install_root.lay_out(Path(root), files)
+        except JsonRefusal as error:
+            raise refused(error, "install") from None
+    if changed:
+        write_atomic(settings.path, new)
+    note(f"install root {root}: " + ("already current" if current else f"{len(files)} files"))
+    note(f"{settings.display}: " + ("updated" if changed else "already current"))
+    registration = harness.registration
+    if registration is not None and registration.install_note:
+        note(registration.install_note)
+    return EXIT_OK
