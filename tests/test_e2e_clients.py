@@ -114,3 +114,12 @@ def test_the_cache_folder_follows_the_environment(tmp_path: Path) -> None:
     assert f"is not installed in {home_cache}" in done.stderr, done.stderr
     both = {**base, "HOOKMSG_E2E_CACHE": str(tmp_path / "own"), "XDG_CACHE_HOME": "/x"}
     assert f"in {(tmp_path / 'own').resolve()}" in run("--check", env=both).stderr
+
+
+def test_the_harness_facts_name_the_versions_the_end_to_end_tests_pin() -> None:
+    """catalog/harnesses.toml's `checked` version of each tested harness is the pin, so a
+    new pin (re-run against the new client) and the facts move together."""
+    facts = tomllib.loads((REPO / "catalog" / "harnesses.toml").read_text(encoding="utf-8"))
+    checked = {h["id"]: h.get("checked") for h in facts["harnesses"]}
+    for client in PINS["clients"]:
+        assert checked.get(client["harness"]) == client["version"], client
