@@ -572,19 +572,24 @@ def test_default_root_follows_xdg_only_when_absolute(monkeypatch: pytest.MonkeyP
     assert default_root({}) == str(home / ".local" / "share" / "hookmsg" / __version__)
 
 
-def test_install_defaults_to_this_interpreter_and_the_working_directory(
+def test_install_defaults_to_the_base_interpreter_and_the_working_directory(
     project: Path, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from hookmsg import __version__
 
     data = tmp_path / "xdg data"
     monkeypatch.setenv("XDG_DATA_HOME", str(data))
-    monkeypatch.setattr(sys, "executable", "/opt/py/bin/python3")
+    base = tmp_path / "base python3"
+    base.write_text("")
+    base.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", "/opt/venv/bin/python3")
+    monkeypatch.setattr(sys, "_base_executable", str(base), raising=False)
     result = cli("install", "--harness", "cursor")  # the working directory is `project`
     assert result.code == 0, result.out + result.err
     document = json.loads((project / ".cursor" / "hooks.json").read_bytes())
     command = document["hooks"]["sessionStart"][0]["command"]
-    assert command.startswith('"/opt/py/bin/python3" -I -S -c ')
+    # a virtual environment's base interpreter, so the hooks outlive the venv
+    assert command.startswith(f'"{base}" -I -S -c ')
     assert f'"{data}/hookmsg/{__version__}/hooks/dispatch.py"' in command
     assert (data / "hookmsg" / __version__ / "manifest.json").is_file()
 

@@ -260,7 +260,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     real.add_argument("--project", metavar="DIR", help="the project (default: cwd)")
     real.add_argument(
-        "--python", metavar="PATH", help="the interpreter hooks run (default: this one)"
+        "--python",
+        metavar="PATH",
+        help="the interpreter hooks run (default: this one's base, outside any venv)",
     )
     real.add_argument("--dry-run", action="store_true", help="print the diff; change nothing")
     real.add_argument(

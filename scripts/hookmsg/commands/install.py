@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -28,6 +29,16 @@ from hookmsg.render.registrations import registration_data
 from hookmsg.report import note
 
 
+def default_python() -> str:
+    """The interpreter behind this one: a virtual environment's base interpreter.
+
+    The dispatcher needs only the standard library, and a hook that names the checkout's
+    venv would go quiet (fail open) the day that venv is removed or rebuilt.
+    """
+    base = getattr(sys, "_base_executable", "") or sys.executable
+    return base if Path(base).is_file() and os.access(base, os.X_OK) else sys.executable
+
+
 def install(
     project: Project,
     harness_id: str,
@@ -40,7 +51,7 @@ def install(
 ) -> int:
     root = safe_path("--root", root if root is not None else default_root())
     target = project_folder(target)
-    python = safe_path("--python", python if python is not None else sys.executable)
+    python = safe_path("--python", python if python is not None else default_python())
     workspace = checked_workspace(project)
     harness, registry = find_harness(workspace, harness_id)
     try:
