@@ -75,7 +75,7 @@ def test_u005_table_for_no_message_or_the_wrong_kind(project: Path, cli: Cli) ->
 
 def test_u006_placeholders_disagree_with_the_registry(project: Path, cli: Cli) -> None:
     hooks = project / "catalog/hooks.toml"
-    edit(hooks, 'plan = "plans/release-2.4.md"\n', 'plan = "plans/release-2.4.md"\nextra = "x"\n')
+    edit(hooks, 'plan = "docs/plan.md"\n', 'plan = "docs/plan.md"\nextra = "x"\n')
     found = findings(cli)
     text = (project / GUARDS).read_text(encoding="utf-8")
     assert (GUARDS, line_of(text, "[pretooluse-bash-plan-guard]"), 1, "U006") in found

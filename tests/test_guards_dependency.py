@@ -56,14 +56,14 @@ def test_pyproject_version_change_addition_and_removal_are_named(tmp_path: Path)
     root = git_project(tmp_path / "p", {"pyproject.toml": PYPROJECT})
     target = str(root / "pyproject.toml")
     found = run(claude_edit(root, target, '"requests==2.31.0"', '"requests==2.32.0"'))
-    assert found == {"path": "pyproject.toml", "change": "`requests` ==2.31.0 → ==2.32.0"}
+    assert found == {"path": "pyproject.toml", "change": "requests ==2.31.0 → ==2.32.0"}
     found = run(claude_edit(root, target, '  "six",  # old\n', '  "left-pad>=1.3",\n'))
     assert found is not None
-    assert found["change"] == "added `left-pad` >=1.3; removed `six`"
+    assert found["change"] == "added left-pad >=1.3; removed six"
     found = run(
         claude_edit(root, target, 'test = ["pytest>=8"]', 'test = ["pytest>=8", "hypothesis"]')
     )
-    assert found == {"path": "pyproject.toml", "change": "added `hypothesis`"}
+    assert found == {"path": "pyproject.toml", "change": "added hypothesis"}
 
 
 def test_many_changes_are_capped(tmp_path: Path) -> None:
@@ -71,7 +71,7 @@ def test_many_changes_are_capped(tmp_path: Path) -> None:
     new = "a==2\nb==2\nc==2\nd==2\ne==2\n"
     found = run(claude_write(root, str(root / "requirements.txt"), new))
     assert found is not None
-    assert found["change"] == "`a` ==1 → ==2; `b` ==1 → ==2; `c` ==1 → ==2; 2 more"
+    assert found["change"] == "a ==1 → ==2; b ==1 → ==2; c ==1 → ==2; 2 more"
 
 
 def test_package_json(tmp_path: Path) -> None:
@@ -83,10 +83,10 @@ def test_package_json(tmp_path: Path) -> None:
     added = {**before, "devDependencies": {"left-pad": "^1.3.0"}}
     assert run(claude_write(root, target, json.dumps(added, indent=2))) == {
         "path": "package.json",
-        "change": "added `left-pad` ^1.3.0",
+        "change": "added left-pad ^1.3.0",
     }
     found = run(claude_edit(root, target, '"react": "^18.0.0"', '"react": "^19.0.0"'))
-    assert found == {"path": "package.json", "change": "`react` ^18.0.0 → ^19.0.0"}
+    assert found == {"path": "package.json", "change": "react ^18.0.0 → ^19.0.0"}
 
 
 def test_cargo_go_and_gemfile(tmp_path: Path) -> None:
@@ -104,12 +104,12 @@ def test_cargo_go_and_gemfile(tmp_path: Path) -> None:
     found = run(
         claude_edit(root, "Cargo.toml", "[dependencies]\n", '[dependencies]\nrand = "0.8"\n')
     )
-    assert found == {"path": "Cargo.toml", "change": "added `rand` 0.8"}
+    assert found == {"path": "Cargo.toml", "change": "added rand 0.8"}
     assert run(claude_edit(root, "go.mod", "go 1.22", "go 1.23")) is None
     found = run(claude_edit(root, "go.mod", "v0.14.0", "v0.15.0"))
-    assert found == {"path": "go.mod", "change": "`golang.org/x/text` v0.14.0 → v0.15.0"}
+    assert found == {"path": "go.mod", "change": "golang.org/x/text v0.14.0 → v0.15.0"}
     found = run(claude_edit(root, "Gemfile", "'~> 7.0'", "'~> 7.1'"))
-    assert found == {"path": "Gemfile", "change": "`rails` ~> 7.0 → ~> 7.1"}
+    assert found == {"path": "Gemfile", "change": "rails ~> 7.0 → ~> 7.1"}
 
 
 def test_codex_patch_on_a_manifest_is_judged_on_the_whole_file(tmp_path: Path) -> None:
@@ -125,7 +125,7 @@ def test_codex_patch_on_a_manifest_is_judged_on_the_whole_file(tmp_path: Path) -
     )
     assert run(codex_patch(root, loud)) == {
         "path": "pyproject.toml",
-        "change": "`requests` ==2.31.0 → ==2.32.0",
+        "change": "requests ==2.31.0 → ==2.32.0",
     }
 
 
@@ -133,7 +133,7 @@ def test_new_manifest_with_dependencies_fires_and_without_is_silent(tmp_path: Pa
     root = git_project(tmp_path / "p")
     assert run(qwen_write(root, "requirements-dev.txt", "# none yet\n")) is None
     found = run(qwen_write(root, "requirements-dev.txt", "pytest>=8\n"))
-    assert found == {"path": "requirements-dev.txt", "change": "added `pytest` >=8"}
+    assert found == {"path": "requirements-dev.txt", "change": "added pytest >=8"}
 
 
 def test_outside_the_project_and_other_files_are_silent(tmp_path: Path) -> None:
@@ -160,6 +160,6 @@ def test_a_link_out_of_the_project_is_outside(tmp_path: Path) -> None:
 def test_replace_all_edits_are_applied_everywhere(tmp_path: Path) -> None:
     root = git_project(tmp_path / "p", {"requirements.txt": "a==1\nb==1\n"})
     call = claude_edit(root, "requirements.txt", "==1", "==2")
-    assert run(call) == {"path": "requirements.txt", "change": "`a` ==1 → ==2"}
+    assert run(call) == {"path": "requirements.txt", "change": "a ==1 → ==2"}
     every = claude_edit(root, "requirements.txt", "==1", "==2", replace_all=True)
-    assert run(every) == {"path": "requirements.txt", "change": "`a` ==1 → ==2; `b` ==1 → ==2"}
+    assert run(every) == {"path": "requirements.txt", "change": "a ==1 → ==2; b ==1 → ==2"}

@@ -104,8 +104,16 @@ def test_commands_fire(tmp_path: Path, tool: str, command: str, primitive: str) 
     root = git_project(tmp_path / "p")
     assert run(bash(root, command, tool=tool)) == {
         "primitive": primitive,
-        "location": "the command",
+        "location": command,  # a one-line command is quoted whole
     }
+
+
+def test_a_command_location_is_its_line_and_is_shortened(tmp_path: Path) -> None:
+    root = git_project(tmp_path / "p")
+    long_line = "eval " + "x" * 200
+    found = run(bash(root, "set -e\n" + long_line))
+    assert found is not None
+    assert found["location"] == long_line[:79] + "…"
 
 
 @pytest.mark.parametrize(

@@ -1325,7 +1325,7 @@ def test_placeholder_named_like_a_jinja_builtin(project: Path, cli: Cli, name: s
     edit(
         catalog(project, "hooks.toml"),
         f'[guards.{DEPENDENCY_GUARD}.placeholders]\npath = "pyproject.toml"\n'
-        'change = "`requests` 2.31.0 → 2.32.0"',
+        'change = "requests 2.31.0 → 2.32.0"',
         f'[guards.{DEPENDENCY_GUARD}.placeholders]\n{name} = "SAMPLE"',
     )
     validate = cli("validate")

@@ -67,14 +67,18 @@ def _texts(
 
 
 def describe(before: Entries, after: Entries) -> list[str]:
-    """What changed, in the file's order: `name` old → new, added, removed."""
+    """What changed, in the file's order: name old → new, added, removed.
+
+    Plain text: the advisory template decides the markup, and the dispatcher replaces
+    backticks in every value, so markup added here would arrive mangled.
+    """
     changes = []
     for key, (name, spec) in after.items():
         if key not in before:
-            changes.append(f"added `{name}` {spec}".rstrip())
+            changes.append(f"added {name} {spec}".rstrip())
         elif before[key][1] != spec:
-            changes.append(f"`{name}` {before[key][1] or '(any)'} → {spec or '(any)'}")
-    changes += [f"removed `{name}`" for key, (name, _) in before.items() if key not in after]
+            changes.append(f"{name} {before[key][1] or '(any)'} → {spec or '(any)'}")
+    changes += [f"removed {name}" for key, (name, _) in before.items() if key not in after]
     return changes
 
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from hookmsg_dispatch.call import Call, FileChange
     from hookmsg_dispatch.project import Project
 
-COMMAND = "the command"
+COMMAND_SHOWN = 80  # characters of the command line an advisory quotes as the location
 
 
 def _language_for(languages: dict[str, Any], ext: str) -> dict[str, Any] | None:
@@ -90,6 +90,12 @@ def _added_lines(
     return [(base + n, line) for n, line in enumerate(new, 1) if line not in old], placed
 
 
+def _command_line(lines: list[tuple[int, str]], number: int) -> str:
+    """The command line the primitive is on, as the location: short enough to quote."""
+    line = lines[number - 1][1].strip() if 0 < number <= len(lines) else ""
+    return line if len(line) <= COMMAND_SHOWN else line[: COMMAND_SHOWN - 1] + "…"
+
+
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     languages = table(data, "languages")
     if call.command is not None and call.tool is not None:
@@ -99,7 +105,7 @@ def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dic
             lines = list(enumerate(call.command.split("\n"), 1))
             found = _first(lines, spec)
             if found is not None:
-                return {"primitive": found[0], "location": COMMAND}
+                return {"primitive": found[0], "location": _command_line(lines, found[1])}
     for project, relative, change in project_changes(call, root):
         spec = _language_for(languages, extension(relative))
         if spec is None:
