@@ -42,7 +42,12 @@ def _surfaces() -> list[tuple[Harness, HookRegistry]]:
     harnesses = workspace.catalogue.harnesses
     registry = workspace.catalogue.registry
     assert harnesses is not None and registry is not None
-    return [(h, registry) for h in harnesses.harnesses if h.registration is not None]
+    # The xcsh module runs the same bootstrap from JavaScript (tests/test_xcsh_module.py).
+    return [
+        (h, registry)
+        for h in harnesses.harnesses
+        if h.registration is not None and h.registration.format != "xcsh"
+    ]
 
 
 SURFACES = _surfaces()

@@ -51,7 +51,10 @@ def test_the_table_describes_every_message_and_contract(project: Path) -> None:
         "copilot",
         "devin-local",
         "cursor",
+        "xcsh",
     }
+    xcsh = data["contracts"]["xcsh"]
+    assert (xcsh["payload"], xcsh["envelope"], xcsh["tools"]["write"]) == ("xcsh", "xcsh", "Write")
     codex = data["contracts"]["codex"]
     assert "Stop" not in codex["context_events"]
     assert codex["patch_tools"] == ["apply_patch"]

@@ -56,6 +56,9 @@ SURFACES: dict[str, str] = {
     "devin-local": "config.local.json",
     "cursor": "hooks.json",
 }
+# The xcsh registration is an extension module, not a hook file: its golden is compared
+# here, and tests/test_xcsh_module.py runs it.
+MODULES: dict[str, str] = {"xcsh": "hookmsg.js"}
 CLAUDE = ("claude-code-engine", "claude-code-plugin")
 # Where `hookmsg install` merges each registration inside a project (the plugin: nowhere).
 PROJECT_FILES = {
@@ -239,6 +242,15 @@ def registered(surface: str) -> list[str]:
     ]
 
 
+def module_messages(surface: str) -> list[str]:
+    """Every message name the module's golden evaluates, from its table of events."""
+    text = (GOLDEN / surface / MODULES[surface]).read_text(encoding="utf-8")
+    match = re.search(r"^const HOOKS = (\{.*?^\});$", text, re.MULTILINE | re.DOTALL)
+    assert match is not None, "no HOOKS table in the module"
+    hooks = json.loads(match.group(1))
+    return [name for hook in hooks.values() for e in hook["entries"] for name in e["messages"]]
+
+
 # --------------------------------------------------------------------------- goldens
 
 
@@ -262,8 +274,8 @@ def rendered(project: Path) -> dict[str, bytes]:
     return produced
 
 
-def test_nine_registrations_and_a_golden_for_each(rendered: dict[str, bytes]) -> None:
-    expected = sorted(f"{surface}/{file}" for surface, file in SURFACES.items())
+def test_nine_registrations_a_module_and_a_golden_for_each(rendered: dict[str, bytes]) -> None:
+    expected = sorted(f"{surface}/{file}" for surface, file in {**SURFACES, **MODULES}.items())
     assert sorted(rendered) == expected
     goldens = sorted(p.relative_to(GOLDEN).as_posix() for p in GOLDEN.rglob("*") if p.is_file())
     assert goldens == expected
@@ -273,6 +285,12 @@ def test_nine_registrations_and_a_golden_for_each(rendered: dict[str, bytes]) ->
 def test_registration_matches_golden(rendered: dict[str, bytes], surface: str) -> None:
     name = f"{surface}/{SURFACES[surface]}"
     assert rendered[name] == golden_path(surface).read_bytes(), f"{name} differs from its golden"
+
+
+@pytest.mark.parametrize("surface", MODULES)
+def test_module_matches_golden(rendered: dict[str, bytes], surface: str) -> None:
+    name = f"{surface}/{MODULES[surface]}"
+    assert rendered[name] == (GOLDEN / name).read_bytes(), f"{name} differs from its golden"
 
 
 @pytest.mark.parametrize("surface", SURFACES)
@@ -651,9 +669,9 @@ def test_install_render_refuses_a_dangerous_path(
     assert bad in result.err, f"the error does not name the path {bad!r} as given: {result.err!r}"
 
 
-@pytest.mark.parametrize("harness", ["no-such-harness", "xcsh"])
+@pytest.mark.parametrize("harness", ["no-such-harness", "XCSH"])
 def test_install_render_refuses_an_unknown_harness(project: Path, cli: Cli, harness: str) -> None:
-    # xcsh is a known harness, but it has no registration file.
+    # Harness ids are matched exactly.
     result = cli("install-render", "--harness", harness, "--python", GOOD_PYTHON, "--root", "/opt")
     assert result.code == 2, result.out + result.err
     assert result.out == ""
@@ -725,13 +743,15 @@ def test_inventory_lists_the_surfaces_that_register_each_message(project: Path) 
     registered_on = _inventory(project)
     assert "claude-code-engine" in registered_on["pretooluse-edit"]
     assert "codex" not in registered_on["pretooluse-edit"]
-    assert registered_on["sessionstart"] == list(SURFACES)
+    assert registered_on["sessionstart"] == [*SURFACES, *MODULES]
     assert registered_on["postcompact"] == [*CLAUDE, "codex", "qwen-code"]
-    assert registered_on["precompact"] == []
+    assert registered_on["precompact"] == ["xcsh"]
     assert registered_on["pretooluse-conformity"] == []
     # The same answer as reading the goldens, in catalogue order.
     for name, surfaces in registered_on.items():
-        assert surfaces == [s for s in SURFACES if name in registered(s)], name
+        expected = [s for s in SURFACES if name in registered(s)]
+        expected += [s for s in MODULES if name in module_messages(s)]
+        assert surfaces == expected, name
 
 
 def test_wiring_has_a_generated_registrations_table(project: Path) -> None:
@@ -740,7 +760,11 @@ def test_wiring_has_a_generated_registrations_table(project: Path) -> None:
     section = text.split("\n## Generated registrations\n", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.split("\n") if line.startswith("| `")]
     cells = {row.split("`")[1]: [c.strip() for c in row.strip("|").split("|")] for row in rows}
-    assert sorted(cells) == sorted(f"{s}/{f}" for s, f in SURFACES.items())
+    assert sorted(cells) == sorted(f"{s}/{f}" for s, f in {**SURFACES, **MODULES}.items())
+    assert cells["xcsh/hookmsg.js"][2:4] == [
+        "`.xcsh/extensions/hookmsg.js`",
+        "session.compacting, session_start, tool_result",
+    ]
     for surface, file in SURFACES.items():
         row = cells[f"{surface}/{file}"]
         events = sorted({hook.event for hook in hooks_of(surface, golden(surface))})

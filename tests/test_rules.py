@@ -979,8 +979,13 @@ def test_h003_event_not_delivered(
 
 
 def test_h004_guard_wired_only_where_no_registration_delivers(project: Path, cli: Cli) -> None:
-    # PreCompact reaches the model only on xcsh, which has no registration file.
-    edit(hooks(project), 'messages = ["precompact"]', 'messages = ["precompact", "compact-guard"]')
+    # No harness hands PostCompact output to the model, so no registration runs the guard.
+    edit(
+        hooks(project),
+        'messages = ["precompact"]\n',
+        'messages = ["precompact"]\n\n[[dispatch]]\nevent = "PostCompact"\n'
+        'messages = ["compact-guard"]\n',
+    )
     text = register(project, "compact-guard", {"path": "src/app.py"}, unwired=False)
     write(project / "messages" / "compact-guard.md", with_advisory("Check {{ path }}."))
     found = run_findings(cli, "validate")
@@ -1200,3 +1205,54 @@ def test_s017_skills_entry_without_description(project: Path, cli: Cli) -> None:
     line = line_of(text, 'name = "brand-new-skill"') - 1
     assert located(found) == [("catalog/skills.toml", line, 1, "S017")]
     assert "needs description and manual" in found[0].message
+
+
+# --------------------------------------------------------------------------- X: the xcsh module
+
+
+def xcsh_entry(project: Path, old: str, new: str) -> str:
+    """Replace `old` inside the xcsh harness entry of catalog/harnesses.toml; the new text."""
+    path = project / "catalog" / "harnesses.toml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index('id = "xcsh"')
+    assert old in text[start:], old
+    text = text[:start] + text[start:].replace(old, new, 1)
+    path.write_text(text, encoding="utf-8")
+    return text
+
+
+def last_line(text: str, needle: str) -> int:
+    """The line of the last `needle`: the xcsh entry is the catalogue's last."""
+    return line_of(text, needle, text.count(needle))
+
+
+@pytest.mark.parametrize(
+    ("event", "spelled", "why"),
+    [
+        ("PostToolUse", "tool_call", "can only block a call with a reason"),
+        ("UserPromptSubmit", "agent_end", "is not an xcsh event the module can deliver on"),
+    ],
+)
+def test_x001_event_without_a_context_channel(
+    project: Path, cli: Cli, event: str, spelled: str, why: str
+) -> None:
+    current = {"PostToolUse": "tool_result", "UserPromptSubmit": "before_agent_start"}[event]
+    text = xcsh_entry(project, f'{event} = "{current}"', f'{event} = "{spelled}"')
+    found = run_findings(cli, "validate")
+    line = last_line(text, f'{event} = "{spelled}"')
+    assert located(found) == [("catalog/harnesses.toml", line, 1, "X001")]
+    assert f"xcsh event '{spelled}', which {why}" in found[0].message
+
+
+def test_x002_xcsh_does_not_report_session_start_sources(project: Path, cli: Cli) -> None:
+    text = xcsh_entry(project, "session_start_sources = false", "session_start_sources = true")
+    found = run_findings(cli, "validate")
+    line = last_line(text, "session_start_sources = true")
+    assert located(found) == [("catalog/harnesses.toml", line, 1, "X002")]
+
+
+def test_x003_module_file_must_be_javascript(project: Path, cli: Cli) -> None:
+    text = xcsh_entry(project, 'file = "hookmsg.js"', 'file = "hookmsg.json"')
+    found = run_findings(cli, "validate")
+    line = last_line(text, 'file = "hookmsg.json"')
+    assert located(found) == [("catalog/harnesses.toml", line, 1, "X003")]

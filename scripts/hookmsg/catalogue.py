@@ -30,6 +30,7 @@ from hookmsg.skill_sources import SkillSet, resolve
 from hookmsg.source import read_source
 from hookmsg.tomlpos import locate, toml_error_position
 from hookmsg.vocabulary import EVENTS, RESERVED_NAMES, TOOLS, matcher_key
+from hookmsg.xcsh import check_xcsh_harness
 
 # The contract of a registration without `--contract`: Claude Code's payload and envelope.
 DEFAULT_CONTRACT = "claude-code"
@@ -113,6 +114,7 @@ Format = Literal[
     "copilot",
     "devin",
     "cursor",
+    "xcsh",
 ]
 FileName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$", max_length=64)]
 
@@ -492,6 +494,7 @@ def _check_harnesses(harnesses: HarnessCatalogue, text: str, display: str) -> li
                             f"known: {', '.join(known)}",
                         )
                     )
+        found += check_xcsh_harness(harness, index, text, display)
         found += _check_contract(harness, index, text, display)
     found += _shared_contracts(harnesses, text, display)
     return found

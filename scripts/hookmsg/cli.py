@@ -110,6 +110,7 @@ def _cmd_install(args: argparse.Namespace) -> int:
         python=args.python,
         dry_run=args.dry_run,
         strict=args.strict,
+        user=args.user,
     )
 
 
@@ -117,14 +118,14 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     from hookmsg.commands.verify import verify
     from hookmsg.config import load_project
 
-    return verify(load_project(), args.harness, target=args.project)
+    return verify(load_project(), args.harness, target=args.project, user=args.user)
 
 
 def _cmd_uninstall(args: argparse.Namespace) -> int:
     from hookmsg.commands.uninstall import uninstall
     from hookmsg.config import load_project
 
-    return uninstall(load_project(), args.harness, target=args.project)
+    return uninstall(load_project(), args.harness, target=args.project, user=args.user)
 
 
 PATH_RULES = (
@@ -268,6 +269,11 @@ def build_parser() -> argparse.ArgumentParser:
     real.add_argument(
         "--strict", action="store_true", help="strict mode: guards refuse where they can"
     )
+    real.add_argument(
+        "--user",
+        action="store_true",
+        help="xcsh only: the module in ~/.xcsh/agent/extensions/ instead of the project's",
+    )
     real.set_defaults(handler=_cmd_install)
 
     verify = commands.add_parser(
@@ -281,6 +287,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("--harness", required=True, metavar="ID", help="e.g. codex")
     verify.add_argument("--project", metavar="DIR", help="the project (default: cwd)")
+    verify.add_argument(
+        "--user",
+        action="store_true",
+        help="xcsh only: the module in ~/.xcsh/agent/extensions/ instead of the project's",
+    )
     verify.set_defaults(handler=_cmd_verify)
 
     uninstall = commands.add_parser(
@@ -293,6 +304,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     uninstall.add_argument("--harness", required=True, metavar="ID", help="e.g. codex")
     uninstall.add_argument("--project", metavar="DIR", help="the project (default: cwd)")
+    uninstall.add_argument(
+        "--user",
+        action="store_true",
+        help="xcsh only: the module in ~/.xcsh/agent/extensions/ instead of the project's",
+    )
     uninstall.set_defaults(handler=_cmd_uninstall)
     return parser
 

@@ -570,6 +570,26 @@ _RULES: tuple[Rule, ...] = (
         "entry's description in its front matter.",
         '`[[skills]] name = "x"` with only a group, and no file defines `x`',
     ),
+    # The xcsh extension module (its harness entry in catalog/harnesses.toml).
+    Rule(
+        "X001",
+        "The xcsh harness maps an event to an xcsh event that cannot carry context to the model.",
+        "Map it to session_start, before_agent_start, tool_result or session.compacting, "
+        "or leave the event out (a `delivered = false` fact says why).",
+        '`PreToolUse = "tool_call"`',
+    ),
+    Rule(
+        "X002",
+        "The xcsh harness claims session start sources, which xcsh does not report.",
+        "Set `session_start_sources = false` for xcsh.",
+        "`session_start_sources = true`",
+    ),
+    Rule(
+        "X003",
+        "The xcsh module's file name does not end in `.js`.",
+        "Name it `hookmsg.js`: xcsh loads `*.js` and `*.ts` extension files.",
+        '`file = "hookmsg.json"`',
+    ),
 )
 
 # Install (`hookmsg install`, `verify`, `uninstall`) and the harness facts behind it.

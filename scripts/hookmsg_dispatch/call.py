@@ -88,12 +88,14 @@ class Call(_Record):
     name, the harness's own name prefixed with `other:`; None outside tool events.
     `source` is SessionStart's reason (startup, resume, clear, compact) where reported.
     `tool_input` and `tool_response` are kept as the payload gave them, for conditions
-    that need more than the fields above.
+    that need more than the fields above. `context_tokens` is the context size where the
+    harness reports it with the call (xcsh's module does); None: read the transcript.
     """
 
     __slots__ = (
         "changes",
         "command",
+        "context_tokens",
         "cwd",
         "event",
         "harness",
@@ -118,6 +120,7 @@ class Call(_Record):
         "tool_input",
         "tool_response",
         "questions",
+        "context_tokens",
     )
     event: str
     harness: str
@@ -131,6 +134,7 @@ class Call(_Record):
     tool_input: dict[str, Any]
     tool_response: Any
     questions: list[dict[str, Any]]
+    context_tokens: int | None
 
     def __init__(  # noqa: PLR0917 (positional, as the dataclass it replaces)
         self,
@@ -146,6 +150,7 @@ class Call(_Record):
         tool_input: dict[str, Any] | None = None,
         tool_response: Any = None,
         questions: list[dict[str, Any]] | None = None,
+        context_tokens: int | None = None,
     ) -> None:
         setter = object.__setattr__
         setter(self, "event", event)
@@ -160,3 +165,4 @@ class Call(_Record):
         setter(self, "tool_input", {} if tool_input is None else tool_input)
         setter(self, "tool_response", tool_response)
         setter(self, "questions", [] if questions is None else questions)
+        setter(self, "context_tokens", context_tokens)

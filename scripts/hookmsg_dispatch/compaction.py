@@ -1,13 +1,15 @@
 """The compaction reminder's condition: is the context large, and may the reminder speak?
 
-The context size is the newest usage record in the session transcript (JSONL, only its last
-`tail-bytes` read): Claude Code's `message.usage` (input_tokens + cache_read_input_tokens +
-cache_creation_input_tokens) or Codex's `token_count` event (`last_token_usage.input_tokens`,
-which includes cached input). A measurement below `drop-fraction` of the previous one marks a
-compaction and starts a new cycle. The reminder fires when the context is at least `tokens`,
-at most `max-per-cycle` times per cycle, at least `min-calls-between` tool calls apart. With
-no readable transcript it counts tool calls and output bytes in the session state instead
-(`fallback-calls`, `fallback-output-bytes`). Returns {} when it fires.
+The context size is what the harness reported with the call (`Call.context_tokens`: xcsh's
+module sends `ctx.getContextUsage()`), else the newest usage record in the session
+transcript (JSONL, only its last `tail-bytes` read): Claude Code's `message.usage`
+(input_tokens + cache_read_input_tokens + cache_creation_input_tokens) or Codex's
+`token_count` event (`last_token_usage.input_tokens`, which includes cached input). A
+measurement below `drop-fraction` of the previous one marks a compaction and starts a new
+cycle. The reminder fires when the context is at least `tokens`, at most `max-per-cycle`
+times per cycle, at least `min-calls-between` tool calls apart. With no readable transcript
+it counts tool calls and output bytes in the session state instead (`fallback-calls`,
+`fallback-output-bytes`). Returns {} when it fires.
 """
 
 from __future__ import annotations
@@ -153,7 +155,9 @@ def session_key(call: Call) -> str:
 
 
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
-    tokens = measure(call.transcript_path, int(_setting(data, "tail-bytes")))
+    tokens = call.context_tokens  # reported with the call (xcsh); else read the transcript
+    if tokens is None:
+        tokens = measure(call.transcript_path, int(_setting(data, "tail-bytes")))
     size = output_size(call.tool_response)
 
     def change(value: dict[str, Any]) -> bool:

@@ -13,6 +13,7 @@ from hookmsg.install_root import install_root_files
 from hookmsg.installing import root as install_root
 from hookmsg.installing.jsonfile import JsonRefusal
 from hookmsg.installing.merge import merge
+from hookmsg.installing.module import install_module, module_path, refuse_user
 from hookmsg.installing.target import (
     checked_workspace,
     default_root,
@@ -25,7 +26,7 @@ from hookmsg.installing.target import (
     safe_path,
     write_atomic,
 )
-from hookmsg.render.registrations import registration_data
+from hookmsg.render.registrations import is_module, registration_data
 from hookmsg.report import note
 
 
@@ -48,12 +49,24 @@ def install(
     python: str | None = None,
     dry_run: bool = False,
     strict: bool = False,
+    user: bool = False,
 ) -> int:
     root = safe_path("--root", root if root is not None else default_root())
     target = project_folder(target)
     python = safe_path("--python", python if python is not None else default_python())
     workspace = checked_workspace(project)
     harness, registry = find_harness(workspace, harness_id)
+    if is_module(harness):  # xcsh: a whole module file, not entries in a settings file
+        return install_module(
+            harness,
+            registry,
+            install_root.with_manifest(install_root_files(workspace)),
+            root=root,
+            path=module_path(harness, target, user=user),
+            python=python,
+            dry_run=dry_run,
+        )
+    refuse_user(user, harness)
     try:
         settings = read_settings(harness, registry, target)
         install_root.check_replaceable(Path(root))

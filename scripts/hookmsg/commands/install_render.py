@@ -12,7 +12,8 @@ import sys
 from hookmsg.config import Project
 from hookmsg.errors import EXIT_OK
 from hookmsg.installing.target import checked_workspace, fill_tokens, find_harness, safe_path
-from hookmsg.render.registrations import registration_data
+from hookmsg.render.registrations import is_module, registration_data, render_registration
+from hookmsg.render.xcsh_module import fill_tokens as fill_module_tokens
 
 
 def install_render(
@@ -22,6 +23,10 @@ def install_render(
     root = safe_path("--root", root)
     workspace = checked_workspace(project)
     harness, registry = find_harness(workspace, harness_id)
+    if is_module(harness):
+        module = render_registration(harness, registry)
+        sys.stdout.write(fill_module_tokens(module, {"PYTHON_BIN": python, "HARNESS_ROOT": root}))
+        return EXIT_OK
     data = registration_data(harness, registry, strict=strict)
     rendered = fill_tokens(data, {"PYTHON_BIN": python, "HARNESS_ROOT": root})
     sys.stdout.write(json.dumps(rendered, indent=2, sort_keys=True, ensure_ascii=False) + "\n")

@@ -7,6 +7,7 @@ from hookmsg.config import Project
 from hookmsg.errors import EXIT_OK
 from hookmsg.installing.jsonfile import JsonRefusal
 from hookmsg.installing.merge import only_ours_left, remove
+from hookmsg.installing.module import module_path, refuse_user, uninstall_module
 from hookmsg.installing.target import (
     checked_workspace,
     find_harness,
@@ -16,14 +17,19 @@ from hookmsg.installing.target import (
     remove_file,
     write_atomic,
 )
-from hookmsg.render.registrations import registration_data
+from hookmsg.render.registrations import is_module, registration_data
 from hookmsg.report import note
 
 
-def uninstall(project: Project, harness_id: str, *, target: str | None = None) -> int:
+def uninstall(
+    project: Project, harness_id: str, *, target: str | None = None, user: bool = False
+) -> int:
     target = project_folder(target)
     workspace = checked_workspace(project)
     harness, registry = find_harness(workspace, harness_id)
+    if is_module(harness):  # xcsh: a whole module file, not entries in a settings file
+        return uninstall_module(module_path(harness, target, user=user))
+    refuse_user(user, harness)
     try:
         settings = read_settings(harness, registry, target)
     except JsonRefusal as error:

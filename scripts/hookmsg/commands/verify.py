@@ -11,6 +11,7 @@ from hookmsg.errors import EXIT_FINDINGS, EXIT_OK
 from hookmsg.installing import root as install_root
 from hookmsg.installing.jsonfile import JsonRefusal
 from hookmsg.installing.merge import HOOKS, command_target, merge, our_commands
+from hookmsg.installing.module import module_path, refuse_user, verify_module
 from hookmsg.installing.target import (
     checked_workspace,
     fill_tokens,
@@ -19,14 +20,19 @@ from hookmsg.installing.target import (
     read_settings,
     refused,
 )
-from hookmsg.render.registrations import registration_data
+from hookmsg.render.registrations import is_module, registration_data
 from hookmsg.report import emit, note
 
 
-def verify(project: Project, harness_id: str, *, target: str | None = None) -> int:
+def verify(
+    project: Project, harness_id: str, *, target: str | None = None, user: bool = False
+) -> int:
     target = project_folder(target)
     workspace = checked_workspace(project)
     harness, registry = find_harness(workspace, harness_id)
+    if is_module(harness):  # xcsh: a whole module file, not entries in a settings file
+        return verify_module(harness, registry, module_path(harness, target, user=user))
+    refuse_user(user, harness)
     try:
         settings = read_settings(harness, registry, target)
     except JsonRefusal as error:

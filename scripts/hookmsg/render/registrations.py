@@ -138,6 +138,8 @@ def registration_data(
     registration = harness.registration
     if registration is None:
         raise ValueError(f"harness '{harness.id}' has no registration")
+    if is_module(harness):
+        raise ValueError(f"harness '{harness.id}' has a module, not a JSON registration")
     script = registry.dispatcher.script
     entries = entries_for(harness, registry, strict=strict)
     kind = registration.format
@@ -216,7 +218,17 @@ def registration_data(
     return {"version": 1, "hooks": cursor}
 
 
+def is_module(harness: Harness) -> bool:
+    """True where the registration is the xcsh extension module, not a JSON hook file."""
+    registration = harness.registration
+    return registration is not None and registration.format == "xcsh"
+
+
 def render_registration(harness: Harness, registry: HookRegistry, *, strict: bool = False) -> str:
+    if is_module(harness):
+        from hookmsg.render.xcsh_module import render_xcsh_module
+
+        return render_xcsh_module(harness, registry)
     data = registration_data(harness, registry, strict=strict)
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 

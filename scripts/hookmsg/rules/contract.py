@@ -12,6 +12,7 @@ from hookmsg.render.registrations import (
     allowed_tokens,
     command_strings,
     entries_for,
+    is_module,
     render_registration,
     runs_through_boot,
 )
@@ -42,7 +43,8 @@ def check(
 
         text = render_registration(harness, registry)
         try:
-            data = json.loads(text)
+            # The xcsh module is JavaScript; tests/test_xcsh_module.py runs it.
+            data = None if is_module(harness) else json.loads(text)
         except ValueError as error:
             report("H001", f"the {harness.id} registration does not parse: {error}")
             data = None
