@@ -227,6 +227,20 @@ def test_stop_never_blocks_nor_continues(root: Path, env: Any) -> None:
                 assert ran.out == b"", f"{contract}: Stop output reaches its model only as a block"
 
 
+def test_a_stop_after_a_continued_turn_says_nothing(root: Path, env: Any) -> None:
+    """Claude Code prompts the model again with Stop context and then sends the next Stop
+    with `stop_hook_active: true`; answering that one too would keep the model going."""
+    payload = dict(payload_fixtures("claude-code")["Stop"], stop_hook_active=True)
+    ran = dispatch(root, "Stop", "stop", payload=payload, env=env)
+    _no_block(ran)
+    assert ran.err == ""
+    assert ran.out == b""
+    again = dict(payload, stop_hook_active=False)
+    assert _context(dispatch(root, "Stop", "stop", payload=again, env=env)) == delivered(
+        root, "stop"
+    )
+
+
 def test_a_bad_cap_setting_is_reported_and_ignored(root: Path, env: Any) -> None:
     payload = payload_fixtures("claude-code")["SessionStart"]
     ran = dispatch(

@@ -30,6 +30,7 @@ TABLE = "data/dispatch-table.json"
 MAX_PAYLOAD = 4 * 1024 * 1024  # bytes read from stdin; a larger payload is refused
 MAX_MESSAGE = 1024 * 1024  # bytes read from one message file
 PRE_TOOL_USE = "PreToolUse"
+STOP = "Stop"
 WENT_AHEAD = "This call went ahead."
 REFUSED = "This call was refused."
 
@@ -257,6 +258,11 @@ def dispatch(
     except (OSError, ValueError, UnicodeDecodeError) as error:
         problems.append(f"unusable payload ({_brief(error)}); guards stay silent")
         payload = None
+    if event == STOP and payload is not None and payload.get("stop_hook_active") is True:
+        # This Stop follows a turn a Stop hook already continued. Claude Code hands Stop
+        # context to the model by prompting it again, so answering every Stop would keep
+        # it going (the real client gives up only after eight rounds): say it once.
+        return b""
     delivered = event in contract.get("context_events", ())
     can_deny = strict and event == PRE_TOOL_USE and bool(contract.get("deny"))
     if not delivered and not can_deny:

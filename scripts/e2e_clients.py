@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""Install the real coding-assistant clients the end-to-end tests run, pinned, into a cache.
+
+The versions come from catalog/e2e-clients.toml. Each client is installed from the npm
+registry with `npm install` (its platform package, which holds the native binary, comes in
+as an optional dependency) into `<cache>/<package>@<version>/`, first in a scratch folder
+that is renamed into place only once the client answers `--version`. A second run with
+the cache present installs nothing and says so.
+
+The cache folder: $HOOKMSG_E2E_CACHE, else $XDG_CACHE_HOME/hookmsg/e2e, else
+~/.cache/hookmsg/e2e.
+
+    python3 scripts/e2e_clients.py            install what is missing, print each executable
+    python3 scripts/e2e_clients.py --check    install nothing; exit 1 when a client is missing
+    python3 scripts/e2e_clients.py --json     print {harness: executable} as JSON
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+PINS = REPO / "catalog" / "e2e-clients.toml"
+MARKER = ".hookmsg-e2e-complete"
+INSTALL_TIMEOUT = 900
+VERSION_TIMEOUT = 60
+
+
+@dataclass(frozen=True)
+class Client:
+    harness: str
+    package: str
+    version: str
+    bin: str
+
+    @property
+    def spec(self) -> str:
+        return f"{self.package}@{self.version}"
+
+    @property
+    def folder_name(self) -> str:
+        return self.spec.replace("/", "+")
+
+
+class ClientError(Exception):
+    """A client could not be installed or does not run."""
+
+
+def pinned_clients(path: Path = PINS) -> list[Client]:
+    """The clients named in the pinned-versions file, in file order."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    clients: list[Client] = []
+    for index, entry in enumerate(data.get("clients", [])):
+        try:
+            clients.append(
+                Client(
+                    harness=str(entry["harness"]),
+                    package=str(entry["package"]),
+                    version=str(entry["version"]),
+                    bin=str(entry["bin"]),
+                )
+            )
+        except KeyError as missing:
+            raise ClientError(f"{path}: clients[{index}] lacks {missing}") from None
+    return clients
+
+
+def cache_root(env: Mapping[str, str] | None = None) -> Path:
+    """Where the clients are installed."""
+    env = os.environ if env is None else env
+    if env.get("HOOKMSG_E2E_CACHE"):
+        return Path(env["HOOKMSG_E2E_CACHE"]).expanduser().resolve()
+    if env.get("XDG_CACHE_HOME"):
+        return Path(env["XDG_CACHE_HOME"]).expanduser().resolve() / "hookmsg" / "e2e"
+    home = Path(env["HOME"]) if env.get("HOME") else Path.home()
+    return home.resolve() / ".cache" / "hookmsg" / "e2e"
+
+
+def client_folder(root: Path, client: Client) -> Path:
+    return root / client.folder_name
+
+
+def executable(root: Path, client: Client) -> Path:
+    """The client's executable inside its cache folder (it may not exist)."""
+    return client_folder(root, client) / "node_modules" / ".bin" / client.bin
+
+
+def is_installed(root: Path, client: Client) -> bool:
+    folder = client_folder(root, client)
+    marker = folder / MARKER
+    try:
+        recorded = marker.read_text(encoding="utf-8").strip()
+    except OSError:
+        return False
+    return recorded == client.spec and os.access(executable(root, client), os.X_OK)
+
+
+def installed_executables(root: Path | None = None) -> dict[str, Path]:
+    """{harness: executable} for every pinned client present in the cache."""
+    root = cache_root() if root is None else root
+    return {
+        client.harness: executable(root, client)
+        for client in pinned_clients()
+        if is_installed(root, client)
+    }
+
+
+def _client_version(path: Path) -> str:
+    try:
+        done = subprocess.run(
+            [str(path), "--version"],
+            capture_output=True,
+            text=True,
+            timeout=VERSION_TIMEOUT,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise ClientError(f"{path} --version: {error}") from None
+    if done.returncode != 0:
+        raise ClientError(f"{path} --version exited {done.returncode}: {done.stderr.strip()}")
+    return done.stdout.strip()
+
+
+def install(root: Path, client: Client, npm: str) -> Path:
+    """Install one client into the cache; return its executable."""
+    root.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix=f".{client.folder_name}.", dir=root))
+    try:
+        command = [
+            npm,
+            "install",
+            "--prefix",
+            str(scratch),
+            "--no-save",
+            "--no-package-lock",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+            client.spec,
+        ]
+        try:
+            done = subprocess.run(
+                command,
+                capture_output=True,
+                text=True,
+                timeout=INSTALL_TIMEOUT,
+                stdin=subprocess.DEVNULL,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise ClientError(
+                f"npm install {client.spec}: no answer in {INSTALL_TIMEOUT} s"
+            ) from None
+        if done.returncode != 0:
+            raise ClientError(
+                f"npm install {client.spec} exited {done.returncode}: {done.stderr.strip()}"
+            )
+        found = scratch / "node_modules" / ".bin" / client.bin
+        if not os.access(found, os.X_OK):
+            raise ClientError(f"npm install {client.spec} left no executable {client.bin}")
+        reported = _client_version(found)
+        if client.version not in reported:
+            raise ClientError(f"{client.bin} --version says {reported!r}, not {client.version}")
+        (scratch / MARKER).write_text(client.spec + "\n", encoding="utf-8")
+        target = client_folder(root, client)
+        if target.exists():
+            shutil.rmtree(target)
+        scratch.rename(target)
+    finally:
+        if scratch.exists():
+            shutil.rmtree(scratch, ignore_errors=True)
+    return executable(root, client)
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="e2e_clients.py", description="Install the pinned real clients into a cache."
+    )
+    parser.add_argument("--cache", type=Path, help="cache folder (default: see the module text)")
+    parser.add_argument("--check", action="store_true", help="install nothing; exit 1 if missing")
+    parser.add_argument("--json", action="store_true", help="print {harness: executable} as JSON")
+    options = parser.parse_args(argv)
+    root = options.cache.expanduser().resolve() if options.cache else cache_root()
+    try:
+        clients = pinned_clients()
+    except (OSError, tomllib.TOMLDecodeError, ClientError) as error:
+        print(f"e2e_clients: {error}", file=sys.stderr)
+        return 2
+    missing = [client for client in clients if not is_installed(root, client)]
+    status = 0
+    if missing and not options.check:
+        npm = shutil.which("npm")
+        if npm is None:
+            print("e2e_clients: npm is not on PATH", file=sys.stderr)
+            return 2
+        for client in missing:
+            print(f"installing {client.spec} into {client_folder(root, client)}", file=sys.stderr)
+            try:
+                install(root, client, npm)
+            except (OSError, ClientError) as error:
+                print(f"e2e_clients: {error}", file=sys.stderr)
+                status = 1
+    elif missing:
+        for client in missing:
+            print(f"e2e_clients: {client.spec} is not installed in {root}", file=sys.stderr)
+        status = 1
+    else:
+        print(
+            f"all {len(clients)} clients already installed in {root}: nothing to do",
+            file=sys.stderr,
+        )
+    paths = {
+        client.harness: str(executable(root, client))
+        for client in clients
+        if is_installed(root, client)
+    }
+    if options.json:
+        print(json.dumps(paths, indent=2, sort_keys=True))
+    else:
+        for client in clients:
+            if client.harness in paths:
+                print(f"{client.harness}\t{client.spec}\t{paths[client.harness]}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(run())

@@ -1,0 +1,61 @@
+"""Fixtures for the end-to-end tests: the installed real clients, one runner per client.
+
+The clients come from scripts/e2e_clients.py's cache. When one is missing its tests are
+skipped, saying how to install it, unless HOOKMSG_E2E=require (as CI sets), which turns
+the skip into a failure.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from e2e.clients import RUNNERS, Runner
+
+REPO = Path(__file__).resolve().parent.parent.parent
+HARNESSES = tuple(RUNNERS)
+
+
+def _clients_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "e2e_clients", REPO / "scripts" / "e2e_clients.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+CLIENTS = _clients_script()
+
+
+def required() -> bool:
+    return os.environ.get("HOOKMSG_E2E") == "require"
+
+
+@pytest.fixture(scope="session")
+def executables() -> dict[str, Path]:
+    found: dict[str, Path] = CLIENTS.installed_executables()
+    return found
+
+
+@pytest.fixture(params=HARNESSES)
+def runner(request: pytest.FixtureRequest, executables: dict[str, Path], tmp_path: Path) -> Runner:
+    """A runner for one real client (each test runs once per client), with a scratch HOME."""
+    harness: str = request.param
+    if harness not in executables:
+        pins = {c.harness: c.spec for c in CLIENTS.pinned_clients()}
+        reason = (
+            f"{pins.get(harness, harness)} is not installed in {CLIENTS.cache_root()}: "
+            "run `python3 scripts/e2e_clients.py`"
+        )
+        if required():
+            pytest.fail(f"HOOKMSG_E2E=require: {reason}")
+        pytest.skip(reason)
+    return RUNNERS[harness](executables[harness], tmp_path / "home")
