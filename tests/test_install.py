@@ -741,3 +741,32 @@ def test_the_installed_registration_delivers_and_fails_open_once_the_root_is_gon
     verify = cli("verify", "--harness", "claude-code-engine", "--project", str(target))
     assert verify.code == 1
     assert [f.code for f in parse_findings(verify.out)] == ["I009"]
+
+
+def test_a_users_inline_event_list_keeps_its_bytes_through_install_and_uninstall(
+    project: Path, cli: Cli, places: tuple[Path, Path]
+) -> None:
+    # The user's PreToolUse list is written inline; our install adds entries to that very
+    # list. Their element must keep its exact text while ours sit beside it, and uninstall
+    # must give the file back byte for byte.
+    target, root = places
+    settings = target / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    original = (
+        b"{\n"
+        b'    "permissions": {"allow": ["Bash(ls:*)"]},\n'
+        b'    "hooks": {\n'
+        b'        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",'
+        b' "command": "echo mine"}]}]\n'
+        b"    }\n"
+        b"}\n"
+    )
+    settings.write_bytes(original)
+    assert _install(cli, "claude-code-engine", target, root).code == 0
+    installed = settings.read_bytes()
+    users_element = b'{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo mine"}]}'
+    assert users_element in installed
+    assert len(json.loads(installed)["hooks"]["PreToolUse"]) > 1
+    uninstalled = cli("uninstall", "--harness", "claude-code-engine", "--project", str(target))
+    assert uninstalled.code == 0, uninstalled.err
+    assert settings.read_bytes() == original

@@ -286,6 +286,10 @@ def _rewrite_object(
             pieces.append(
                 _rewrite_object(source, member.value_index, value_old, value_new, level + 1)
             )
+        elif isinstance(value_old, list) and isinstance(value_new, list) and value_old:
+            pieces.append(
+                _rewrite_array(source, member.value_index, value_old, value_new, level + 1)
+            )
         else:
             pieces.append(_nested(value_new, layout, level + 1))
     if not kept:
@@ -301,12 +305,67 @@ def _rewrite_object(
     return "".join(pieces)
 
 
+def _elements(tokens: list[tuple[str, int]], index: int) -> tuple[list[tuple[int, int]], int]:
+    """(start, end) offsets of each element of the array whose `[` is token `index`,
+    and the offset of its `]`."""
+    spans = []
+    index += 1
+    while tokens[index][0] != "]":
+        after = _skip(tokens, index)
+        last, last_offset = tokens[after - 1]
+        spans.append((tokens[index][1], last_offset + len(last)))
+        index = after + 1 if tokens[after][0] == "," else after
+    return spans, tokens[index][1]
+
+
+def _same(a: Any, b: Any) -> bool:
+    return bool(a == b and type(a) is type(b))
+
+
+def _rewrite_array(source: _Source, index: int, old: list[Any], new: list[Any], level: int) -> str:
+    """The new text of the array at token `index`: the elements `new` keeps from `old`, in
+    their order, stay byte for byte; inserted elements are written in the file's layout.
+
+    This is what lets an install add its entries beside a user's inline hook, and an
+    uninstall take them out again, without touching the user's text.
+    """
+    text, tokens, layout = source.text, source.tokens, source.layout
+    spans, close = _elements(tokens, index)
+    opened = tokens[index][1]
+    kept: list[int | None] = []  # per element of `new`: the index of the old one it keeps
+    cursor = 0
+    for item in new:
+        found = next((k for k in range(cursor, len(old)) if _same(old[k], item)), None)
+        kept.append(found)
+        if found is not None:
+            cursor = found + 1
+    if not any(k is not None for k in kept):
+        return _nested(new, layout, level)
+    if len(spans) > 1:
+        separator = text[spans[0][1] : spans[1][0]]
+    else:
+        inner = layout.indent * (level + 1) if layout.indent is not None else ""
+        separator = layout.item_separator + ("\n" + inner if layout.indent is not None else "")
+    pieces = [text[opened : spans[0][0]]]
+    for number, (item, origin) in enumerate(zip(new, kept, strict=True)):
+        if number:
+            pieces.append(separator)
+        if origin is not None:
+            start, end = spans[origin]
+            pieces.append(text[start:end])
+        else:
+            pieces.append(_nested(item, layout, level + 1))
+    pieces.append(text[spans[-1][1] : close + 1])
+    return "".join(pieces)
+
+
 def rewrite(text: str, old: Any, new: Any, layout: Layout) -> str:
     """`text` (whose document is `old`) rewritten to hold `new`, changing as little as it can.
 
     Members whose values did not change stay byte for byte (their spacing, their inline
-    arrays); a changed object is rewritten member by member; other changed values, and
-    added members, are written in the file's layout.
+    arrays); a changed object is rewritten member by member and a changed array element by
+    element (the elements it keeps stay byte for byte); other changed values, and added
+    members and elements, are written in the file's layout.
     """
     if not isinstance(old, dict) or not isinstance(new, dict) or not old:
         return dump(new, layout)
