@@ -19,6 +19,7 @@ import os
 import stat
 
 from hookmsg_dispatch import state
+from hookmsg_dispatch.project import read_upto
 
 TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
@@ -79,19 +80,12 @@ def measure(transcript: str, tail_bytes: int) -> int | None:
             return None
         start = max(0, info.st_size - tail_bytes)
         os.lseek(descriptor, start, os.SEEK_SET)
-        chunks = []
-        left = info.st_size - start
-        while left > 0:
-            chunk = os.read(descriptor, min(left, 1 << 16))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
+        tail = read_upto(descriptor, info.st_size - start)
     except OSError:
         return None
     finally:
         os.close(descriptor)
-    lines = b"".join(chunks).split(b"\n")
+    lines = tail.split(b"\n")
     if start > 0:
         lines = lines[1:]  # the first line is cut
     for line in reversed(lines):

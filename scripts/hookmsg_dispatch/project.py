@@ -106,7 +106,7 @@ def read_bounded(path: str, max_bytes: int, inside: str = "", truncate: bool = F
         flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
         descriptor = os.open(real, flags)
         try:
-            data = _read_upto(descriptor, max_bytes)
+            data = read_upto(descriptor, max_bytes)
         finally:
             os.close(descriptor)
     except (OSError, ValueError):
@@ -114,7 +114,8 @@ def read_bounded(path: str, max_bytes: int, inside: str = "", truncate: bool = F
     return data.decode("utf-8", errors="replace")
 
 
-def _read_upto(descriptor: int, limit: int) -> bytes:
+def read_upto(descriptor: int, limit: int) -> bytes:
+    """At most `limit` bytes from the descriptor's position, in bounded chunks."""
     chunks = []
     left = limit
     while left > 0:

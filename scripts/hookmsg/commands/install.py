@@ -17,14 +17,13 @@ from hookmsg.installing.module import install_module, module_path, refuse_user
 from hookmsg.installing.target import (
     checked_workspace,
     default_root,
-    diff,
     fill_tokens,
     find_harness,
     project_folder,
+    put_in_place,
     read_settings,
     refused,
     safe_path,
-    write_atomic,
 )
 from hookmsg.render.registrations import is_module, registration_data
 from hookmsg.report import note
@@ -78,28 +77,18 @@ def install(
     )
     merged = merge(settings.document, ours, settings.container, settings.script)
     new = settings.render(merged)
-    changed = new != settings.raw
     files = install_root.with_manifest(install_root_files(workspace))
-    current = install_root.is_current(Path(root), files)
+    changed = put_in_place(
+        root,
+        files,
+        path=settings.path,
+        display=settings.display,
+        old=settings.raw,
+        new=new,
+        dry_run=dry_run,
+    )
     if dry_run:
-        note(
-            f"install root {root}: "
-            + ("already current" if current else f"would write {len(files)} files")
-        )
-        if changed:
-            sys.stdout.write(diff(settings.display, settings.raw, new))
-        else:
-            note(f"{settings.display}: already current")
-        note("dry run: nothing was changed")
         return EXIT_OK
-    if not current:
-        try:
-            install_root.lay_out(Path(root), files)
-        except JsonRefusal as error:
-            raise refused(error, "install") from None
-    if changed:
-        write_atomic(settings.path, new)
-    note(f"install root {root}: " + ("already current" if current else f"{len(files)} files"))
     note(f"{settings.display}: " + ("updated" if changed else "already current"))
     registration = harness.registration
     if registration is not None and registration.install_note:

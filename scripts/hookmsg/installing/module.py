@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 from hookmsg.catalogue import Harness, HookRegistry
@@ -20,7 +19,7 @@ from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from hookmsg.installing import root as install_root
 from hookmsg.installing.jsonfile import JsonRefusal
-from hookmsg.installing.target import diff, refused, remove_file, write_atomic
+from hookmsg.installing.target import put_in_place, refused, remove_file
 from hookmsg.render.xcsh_module import fill_tokens, render_xcsh_module
 from hookmsg.report import emit, note
 
@@ -104,26 +103,9 @@ def install_module(
     except JsonRefusal as error:
         raise refused(error, "install") from None
     new = expected_module(harness, registry, python, root)
-    current = install_root.is_current(Path(root), files)
+    put_in_place(root, files, path=path, display=str(path), old=old, new=new, dry_run=dry_run)
     if dry_run:
-        note(
-            f"install root {root}: "
-            + ("already current" if current else f"would write {len(files)} files")
-        )
-        if new != old:
-            sys.stdout.write(diff(str(path), old, new))
-        else:
-            note(f"{path}: already current")
-        note("dry run: nothing was changed")
         return EXIT_OK
-    if not current:
-        try:
-            install_root.lay_out(Path(root), files)
-        except JsonRefusal as error:
-            raise refused(error, "install") from None
-    if new != old:
-        write_atomic(path, new)
-    note(f"install root {root}: " + ("already current" if current else f"{len(files)} files"))
     note(f"{path}: " + ("already current" if new == old else "written"))
     return EXIT_OK
 

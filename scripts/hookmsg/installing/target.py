@@ -7,6 +7,7 @@ import contextlib
 import difflib
 import json
 import os
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ from hookmsg.errors import FindingsError, UsageError, WriteError
 from hookmsg.installing.jsonfile import DEFAULT_LAYOUT, JsonRefusal, Layout, dump, load, rewrite
 from hookmsg.installing.merge import CONTAINERS, Container, check_shape
 from hookmsg.installing.pathsafety import refuse_unsafe_path
-from hookmsg.report import emit
+from hookmsg.report import emit, note
 from hookmsg.workspace import Workspace, load_workspace, validate_workspace
 
 
@@ -193,3 +194,45 @@ def diff(display: str, old: bytes | None, new: bytes | None) -> str:
     return "".join(
         line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
     )
+
+
+def put_in_place(
+    root: str,
+    files: dict[str, bytes],
+    *,
+    path: Path,
+    display: str,
+    old: bytes | None,
+    new: bytes,
+    dry_run: bool,
+) -> bool:
+    """Lay out the install root unless it is current, then write the harness's file unless
+    it holds `new` already; a dry run prints the diff instead and changes nothing.
+
+    Returns whether the file changes. The root goes first: a registration must
+    never point at an install root that is not there yet.
+    """
+    from hookmsg.installing import root as install_root
+
+    current = install_root.is_current(Path(root), files)
+    changed = new != old
+    if dry_run:
+        note(
+            f"install root {root}: "
+            + ("already current" if current else f"would write {len(files)} files")
+        )
+        if changed:
+            sys.stdout.write(diff(display, old, new))
+        else:
+            note(f"{display}: already current")
+        note("dry run: nothing was changed")
+        return changed
+    if not current:
+        try:
+            install_root.lay_out(Path(root), files)
+        except JsonRefusal as error:
+            raise refused(error, "install") from None
+    if changed:
+        write_atomic(path, new)
+    note(f"install root {root}: " + ("already current" if current else f"{len(files)} files"))
+    return changed
