@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -181,6 +183,36 @@ def test_a_partner_outside_the_messages_folder_is_part_of_the_key(project: Path,
     _edit(partner, "`messages/stop.md` (x); ", "")
     result = cli("check")
     assert result.code == 1 and "B010" in result.out
+
+
+def test_a_partner_behind_a_repointed_folder_link_is_part_of_the_key(project: Path) -> None:
+    # #16 1(d): the partner is reached through a symlinked folder inside the repository;
+    # repointing the link to a folder whose partner no longer names stop.md must not be
+    # answered from the cache. Each check is its own process, as in pre-commit and CI.
+    def check() -> subprocess.CompletedProcess[str]:
+        hookmsg = Path(sys.executable).parent / "hookmsg"
+        return subprocess.run(
+            [str(hookmsg), "check"], cwd=project, capture_output=True, text=True, check=False
+        )
+
+    stop = (project / "messages" / "stop.md").read_text(encoding="utf-8")
+    reciprocal = stop.replace(
+        "- **Cross-bound with ↔** ", "- **Cross-bound with ↔** `messages/stop.md` (x); "
+    )
+    for folder, text in (("first", reciprocal), ("second", stop)):
+        (project / "shelf" / folder).mkdir(parents=True)
+        (project / "shelf" / folder / "partner.md").write_text(text, encoding="utf-8")
+    link = project / "docs"
+    link.symlink_to(project / "shelf" / "first", target_is_directory=True)
+    _bind_to(project, "docs/partner.md")
+    subprocess.run([str(Path(sys.executable).parent / "hookmsg"), "build"], cwd=project, check=True)
+    assert check().returncode == 0  # clean, and recorded as clean
+    assert check().returncode == 0  # answered from the cache
+    link.unlink()
+    link.symlink_to(project / "shelf" / "second", target_is_directory=True)
+    repointed = check()
+    assert repointed.returncode == 1, repointed.stdout + repointed.stderr
+    assert "B010" in repointed.stdout
 
 
 def test_pipeline_code_and_libraries_are_part_of_the_key(
