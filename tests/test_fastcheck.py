@@ -215,6 +215,33 @@ def test_a_partner_behind_a_repointed_folder_link_is_part_of_the_key(project: Pa
     assert "B010" in repointed.stdout
 
 
+def test_a_repointed_folder_link_is_followed_anew_in_one_process(project: Path, cli: Cli) -> None:
+    # #16 1(d), in-process: a long-lived caller of the library (the `cli` fixture runs
+    # `run(argv)` in this test's process) must not answer from paths resolved by an
+    # earlier check. The first check resolves `docs/partner.md` through the link; the
+    # link is repointed; the second check must resolve it again and report B010.
+    stop = (project / "messages" / "stop.md").read_text(encoding="utf-8")
+    reciprocal = stop.replace(
+        "- **Cross-bound with ↔** ", "- **Cross-bound with ↔** `messages/stop.md` (x); "
+    )
+    for folder, text in (("first", reciprocal), ("second", stop)):
+        (project / "shelf" / folder).mkdir(parents=True)
+        (project / "shelf" / folder / "partner.md").write_text(text, encoding="utf-8")
+    link = project / "docs"
+    link.symlink_to(project / "shelf" / "first", target_is_directory=True)
+    _bind_to(project, "docs/partner.md")
+    assert cli("build").code == 0
+    assert cli("check") == Result(0, "", "")  # clean, and recorded as clean
+    assert known_clean(project)
+    link.unlink()
+    link.symlink_to(project / "shelf" / "second", target_is_directory=True)
+    assert not known_clean(project)
+    repointed = cli("check")
+    assert repointed.code == 1, repointed.out + repointed.err
+    assert "B010" in repointed.out
+    assert not known_clean(project)  # the stale answer was not recorded either
+
+
 def test_pipeline_code_and_libraries_are_part_of_the_key(
     project: Path, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

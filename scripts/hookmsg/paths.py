@@ -1,16 +1,56 @@
-"""Resolving repository paths once: symbolic links followed, never out of the root."""
+"""Resolving repository paths: symbolic links followed, never out of the root.
+
+Within one run (`one_run`: a load, a validation, a check or a build) each path is
+resolved once, as the same paths recur and validation must stay linear. Outside a run
+nothing is remembered, and every run starts empty: a long-lived caller of the library
+never gets an answer that a link repointed since then has made stale.
+"""
 
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 
-@lru_cache(maxsize=65536)
+@dataclass
+class _Memo:
+    real: dict[str, str] = field(default_factory=dict)
+    inside: dict[tuple[str, str], str | None] = field(default_factory=dict)
+
+
+# The memo of the run in progress in this thread or task (None: no run in progress).
+_RUN: ContextVar[_Memo | None] = ContextVar("hookmsg_paths_run", default=None)
+
+
+@contextmanager
+def one_run() -> Iterator[None]:
+    """Resolve each path once inside; the outermost entry starts empty and forgets on exit.
+
+    Also a decorator. Nested entries share the outer run's memo.
+    """
+    if _RUN.get() is not None:
+        yield
+        return
+    token = _RUN.set(_Memo())
+    try:
+        yield
+    finally:
+        _RUN.reset(token)
+
+
 def real(path: str) -> str:
-    """The canonical absolute path (links followed); cached, as the same paths recur."""
-    return os.path.realpath(path)
+    """The canonical absolute path (links followed); once per run."""
+    memo = _RUN.get()
+    if memo is None:
+        return os.path.realpath(path)
+    found = memo.real.get(path)
+    if found is None:
+        found = memo.real[path] = os.path.realpath(path)
+    return found
 
 
 def is_inside(path: str, root: str) -> bool:
@@ -23,9 +63,18 @@ def resolve_inside(root: Path, text: str) -> Path | None:
     return Path(found) if found is not None else None
 
 
-@lru_cache(maxsize=65536)
 def real_inside(root: str, text: str) -> str | None:
-    """`resolve_inside` on strings, cached: the hot path of the Bindings rules."""
+    """`resolve_inside` on strings, once per run: the hot path of the Bindings rules."""
+    memo = _RUN.get()
+    if memo is None:
+        return _real_inside(root, text)
+    key = (root, text)
+    if key not in memo.inside:
+        memo.inside[key] = _real_inside(root, text)
+    return memo.inside[key]
+
+
+def _real_inside(root: str, text: str) -> str | None:
     if text.startswith(("/", "~")) or "\\" in text:
         return None
     real_root = real(root)

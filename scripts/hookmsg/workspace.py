@@ -15,7 +15,7 @@ from hookmsg.config import Project
 from hookmsg.diagnostics import Diagnostic, sort_diagnostics
 from hookmsg.errors import UsageError
 from hookmsg.message import Message, parse_message, parse_text
-from hookmsg.paths import is_inside, real, resolve_inside
+from hookmsg.paths import is_inside, one_run, real, resolve_inside
 from hookmsg.render.skill_index import SkillIndex, render_skill_index
 from hookmsg.rules import MessageContext, check_message
 from hookmsg.rules import registry as registry_rules
@@ -180,6 +180,7 @@ def _key(project: Project) -> tuple[str, str]:
     return str(project.root), repr(project.settings)
 
 
+@one_run()
 def load_workspace(project: Project) -> Workspace:
     """Read the catalogue and every message once; render the skill index in memory."""
     if _SHARED is None:
@@ -242,6 +243,7 @@ def _budget(workspace: Workspace) -> list[Diagnostic]:
     return found
 
 
+@one_run()
 def validate_workspace(workspace: Workspace) -> list[Diagnostic]:
     """Every rule over the whole project: messages, skill index, registry, budget."""
     if _SHARED is None or _SHARED.get(_key(workspace.project), (None, None))[0] is not workspace:
@@ -310,6 +312,7 @@ def _expand(paths: Sequence[Path]) -> list[Path]:
     return files
 
 
+@one_run()
 def validate_paths(workspace: Workspace, paths: Sequence[Path]) -> list[Diagnostic]:
     """Message rules on explicit files and folders; registry rules for those in `messages/`."""
     project = workspace.project

@@ -18,6 +18,7 @@ from hookmsg.outputs import (
     render_outputs,
     write_all,
 )
+from hookmsg.paths import one_run
 from hookmsg.report import emit, note, summary
 from hookmsg.workspace import load_workspace, validate_workspace
 
@@ -37,7 +38,8 @@ def build(
     """
     # A build holds the generated folder exclusively; a check waits for it, so it never
     # sees a half-finished build's temporary files.
-    with folder_lock(project.generated_dir, exclusive=not check):
+    # One run: each path resolved once, and afresh for the next run in this process.
+    with folder_lock(project.generated_dir, exclusive=not check), one_run():
         return _build_locked(project, check=check, fmt=fmt, names=names, verbose=verbose)
 
 
