@@ -15,8 +15,11 @@ Each figure is the median wall time of repeated fresh processes:
   same with two guards firing, and SessionStart with the skill index.
 
 Hostile inputs below `max-file-bytes` (#16), each validated once, as absolute times: a
-240 KB Bindings line of repeated `<!--`, a 240 KB licence-like first line, and 4,000
-dispatch entries with unknown events (each a finding whose position is looked up).
+240 KB Bindings line of unclosed `<!--` (with an ASCII arrow, so the arrow rule scans
+it), a 240 KB licence-like first line of keywords that never closes, a 240 KB Bindings
+line of unclosed backtick runs, 4,000 dispatch entries with unknown events (each a
+finding whose position is looked up) and a 240 KB catalogue string line of `[a` and
+spaces. `tests/test_linear.py` proves each linear.
 
 Usage: python scripts/bench.py [--repeat N] [--sizes 200,2000]
 """
@@ -170,14 +173,21 @@ def hostile_inputs(tmp: Path) -> None:
     """Time `hookmsg validate` on each hostile input (no floor: linear time is the point)."""
     stop = (REPO / "messages/stop.md").read_text(encoding="utf-8")
     size = 240_000
+    runs, length = [], 1
+    while sum(len(run) for run in runs) < size:
+        runs.append("`" * length + "a")
+        length += 1
     files = {
-        "240 KB Bindings line of `<!--`": stop.replace(
-            "- **Drives →** ", "- **Drives →** " + "<!--" * (size // 4) + " ", 1
+        "240 KB Bindings line of unclosed `<!--`": stop.replace(
+            "- **Drives →** ", "- **Drives →** " + "<!--" * (size // 4) + " -> ", 1
         ),
-        "240 KB licence-like first line": "<!-- SPDX-License-Identifier: MIT"
-        + "x" * size
+        "240 KB licence-like first line, keywords": "<!-- "
+        + "licence " * (size // 8)
         + "\n"
         + stop.split("\n", 1)[1],
+        "240 KB Bindings line of backtick runs": stop.replace(
+            "- **Drives →** ", "- **Drives →** " + "".join(runs) + " -> ", 1
+        ),
     }
     for label, text in files.items():
         path = tmp / "hostile.md"
@@ -186,12 +196,19 @@ def hostile_inputs(tmp: Path) -> None:
         print(f"  hostile: {label:<40} {seconds:7.3f} s")
     project = _copy_for_doit(tmp / "hostile-catalogue")
     hooks = project / "catalog/hooks.toml"
+    original = hooks.read_text(encoding="utf-8")
     entries = "".join(
         f'\n[[dispatch]]\nevent = "Unknown{i}"\nmessages = ["stop"]\n' for i in range(4000)
     )
-    hooks.write_text(hooks.read_text(encoding="utf-8") + entries, encoding="utf-8")
+    hooks.write_text(original + entries, encoding="utf-8")
     seconds = median_seconds([*HOOKMSG, "validate"], project, 1, ok=(1,))
     print(f"  hostile: {'4,000 dispatch entries, unknown events':<40} {seconds:7.3f} s")
+    spaces = (
+        f'\n[[dispatch]]\nevent = "Stop"\nmessages = ["stop"]\nnote = """\n[a{" " * size}\n"""\n'
+    )
+    hooks.write_text(original + spaces, encoding="utf-8")
+    seconds = median_seconds([*HOOKMSG, "validate"], project, 1, ok=(1,))
+    print(f"  hostile: {'240 KB TOML string line of `[a`, spaces':<40} {seconds:7.3f} s")
 
 
 HEADER = "# SPDX-License-Identifier: MIT"

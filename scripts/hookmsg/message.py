@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hookmsg.source import SourceText
+from hookmsg.spans import code_spans
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -26,11 +27,12 @@ BINDINGS = "Bindings"
 ADVISORY = "Advisory"
 GLYPHS = "→←↑↓↔"
 
-# A licence-like first line: an SPDX comment, whatever its spelling or id.
-LICENCE_LIKE = re.compile(r"^\s*<!--.*(spdx|licen[cs]e).*-->\s*$", re.IGNORECASE)
+# A licence-like first line: an SPDX comment, whatever its spelling or id. The keyword is
+# found by a lookahead (one forward scan), not by `.*(spdx|licence).*-->`, whose
+# backtracking is quadratic in a line of many keywords and no `-->`.
+LICENCE_LIKE = re.compile(r"^\s*<!--(?=.*?(?:spdx|licen[cs]e)).*-->\s*$", re.IGNORECASE)
 _BINDINGS_TITLE = re.compile(r"^Bindings(?:\s.*)?$")
 _BULLET = re.compile(r"^\*\*(?P<label>[^*]+?)\*\*(?P<text>.*)$", re.DOTALL)
-CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(?P<code>.+?)(?<!`)\1(?!`)")
 
 
 @dataclass(frozen=True)
@@ -158,8 +160,9 @@ def _split_lines(text: str) -> tuple[str, ...]:
 def _code_spans(lines: tuple[str, ...], first: int, last: int) -> tuple[CodeSpan, ...]:
     spans = []
     for number in range(first, last + 1):
-        for match in CODE_SPAN.finditer(lines[number - 1]):
-            spans.append(CodeSpan(match.group("code").strip(), number, match.start("code") + 1))
+        line = lines[number - 1]
+        for _, _, start, end in code_spans(line):
+            spans.append(CodeSpan(line[start:end].strip(), number, start + 1))
     return tuple(spans)
 
 

@@ -6,7 +6,6 @@ import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
-_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
 _AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 _AT_END = re.compile(r"\s*\(at end of document\)$")
 
@@ -16,13 +15,25 @@ def _key_of(line: str) -> str:
 
 
 def _header(line: str) -> tuple[bool, str] | None:
-    """(is an array-of-tables header, dotted name) for a header line, else None."""
-    match = _HEADER.match(line)
-    if not match:
+    """(is an array-of-tables header, dotted name) for a header line, else None.
+
+    Scanned, not matched: the pattern `\\[\\[?\\s*([^\\]]+?)\\s*\\]` retried its trailing
+    `\\s*` at every character of a name, quadratic in a long line of spaces with no `]`.
+    """
+    text = line.lstrip()
+    if not text.startswith("["):
         return None
-    return match.group(1) == "[[", ".".join(
-        p.strip().strip("\"'") for p in match.group(2).split(".")
-    )
+    array = text.startswith("[[")
+    body = text[2 if array else 1 :]
+    close = body.find("]")
+    if array and close == 0:  # `[[]`: a table named `[`, as the pattern read it
+        array, body, close = False, text[1:], 1
+    if close <= 0:
+        return None  # no `]`, or nothing between the brackets
+    rest = body[close + 1 :].removeprefix("]").lstrip()
+    if rest and not rest.startswith("#"):
+        return None
+    return array, ".".join(p.strip().strip("\"'") for p in body[:close].split("."))
 
 
 def _within(name: str, prefix: str) -> bool:

@@ -7,9 +7,10 @@ import re
 from pathlib import Path
 
 from hookmsg.diagnostics import Diagnostic
-from hookmsg.message import CODE_SPAN, Binding, CodeSpan, Message
+from hookmsg.message import Binding, CodeSpan, Message
 from hookmsg.paths import real, real_inside
 from hookmsg.rules.context import MessageContext
+from hookmsg.spans import blank_code, blank_comments
 from hookmsg.vocabulary import (
     CROSS_BOUND,
     DIRECTION_GLYPH,
@@ -19,7 +20,6 @@ from hookmsg.vocabulary import (
 )
 
 _ASCII_ARROW = re.compile(r"<->|->|<-|=>|<=")
-_HTML_COMMENT = re.compile(r"<!--.*?-->")
 _PATH_CHARS = re.compile(r"^[A-Za-z0-9_.\-/~]+$")
 _EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
 _PLACEHOLDER_WORDS = re.compile(r"\b(TBD|TODO|TBA|FIXME)\b")
@@ -132,8 +132,7 @@ def _check_arrows(message: Message, first: int, last: int) -> list[Diagnostic]:
         line = message.line(number)
         if not _ASCII_ARROW.search(line):
             continue  # most lines: nothing to blank out and look at again
-        blanked = CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line)
-        blanked = _HTML_COMMENT.sub(lambda m: " " * len(m.group(0)), blanked)
+        blanked = blank_comments(blank_code(line))
         for match in _ASCII_ARROW.finditer(blanked):
             found.append(
                 Diagnostic(
