@@ -119,6 +119,14 @@ def _symlinked_message(root: Path) -> None:
     path.symlink_to(outside)
 
 
+def _folder_link_in_generated(root: Path) -> None:
+    # #16 1(b): a symlinked folder inside generated/ was never entered by the fingerprint.
+    behind = root.parent / "behind"
+    behind.mkdir()
+    (behind / "hooks.json").write_text("{}\n", encoding="utf-8")
+    (root / "generated" / "extra").symlink_to(behind, target_is_directory=True)
+
+
 CHANGES = {
     "message body": _message_body,
     "new message": _new_message,
@@ -132,6 +140,7 @@ CHANGES = {
     "deleted output": _deleted_output,
     "stray output": _stray_output,
     "message swapped for a link out": _symlinked_message,
+    "folder link in generated": _folder_link_in_generated,
 }
 
 
@@ -308,3 +317,52 @@ def test_every_file_of_the_libraries_is_part_of_the_key(
     assert known_clean(project)
     deep.write_text("X = 22\n", encoding="utf-8")  # a change below the package's __init__.py
     assert not known_clean(project)
+
+
+def test_nothing_is_read_before_the_settings_are_valid(
+    project: Path, cli: Cli, tmp_path: Path
+) -> None:
+    # #16 5: with `generated = "/usr"` the fast path read 5.3 GB before K001. Here the
+    # generated folder is set to a folder outside the repository; after a clean check
+    # (so the cache has a record to compare with), no file or listing there is opened.
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "deep").mkdir(parents=True)
+    (elsewhere / "deep" / "big.json").write_text("{}\n", encoding="utf-8")
+    assert cli("check").code == 0
+    assert cache_path(project).is_file()
+    pyproject = project / "pyproject.toml"
+    _edit(pyproject, 'generated = "generated"', f'generated = "{elsewhere}"')
+    touched: list[str] = []
+    read_inside: list[str] = []  # proves the hook sees the reads it is looking for
+
+    def hook(event: str, args: tuple[object, ...]) -> None:
+        if event in ("open", "os.scandir", "os.listdir", "glob.glob") and args:
+            path = args[0]
+            if isinstance(path, (str, os.PathLike)):
+                text = os.path.abspath(os.fspath(path))  # noqa: PTH100 (a str)
+                if text.startswith(str(elsewhere)):
+                    touched.append(f"{event} {text}")
+                elif text.startswith(str(project)):
+                    read_inside.append(text)
+
+    _AUDIT.append(hook)
+    try:
+        result = cli("check")
+    finally:
+        _AUDIT.remove(hook)
+    assert result.code == 2, result.out + result.err
+    assert "K001" in result.err
+    assert str(pyproject) in read_inside
+    assert touched == []
+
+
+# Audit hooks cannot be removed; one that forwards to the hooks of the test running now.
+_AUDIT: list[Callable[[str, tuple[object, ...]], None]] = []
+
+
+def _forward(event: str, args: tuple[object, ...]) -> None:
+    for hook in list(_AUDIT):
+        hook(event, args)
+
+
+sys.addaudithook(_forward)
