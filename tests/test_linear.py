@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import subprocess
 import sys
 import time
@@ -21,10 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import DRIVES, LICENCE, VALID, outside, replace
+from hookmsg import tomlpos
 from hookmsg.config import load_project
 from hookmsg.diagnostics import Diagnostic
+from hookmsg.message import LICENCE_LIKE
+from hookmsg.spans import blank_code, blank_comments, code_spans
 from hookmsg.workspace import load_workspace, validate_paths, validate_workspace
 
 ISSUE_SIZE = 240_000  # bytes of hostile text in the issue's Markdown inputs
@@ -203,3 +209,43 @@ def test_a_hostile_catalogue_of_the_issues_size_never_hangs(
     assert done.returncode == 1, done.stdout + done.stderr
     assert "Traceback" not in done.stderr
     assert sorted({line.split(" ")[1] for line in done.stdout.splitlines()}) == codes
+
+
+# -- the linear scans read lines exactly as the patterns they replace -----------------------
+
+_OLD_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(?P<code>.+?)(?<!`)\1(?!`)")
+_OLD_COMMENT = re.compile(r"<!--.*?-->")
+_OLD_LICENCE = re.compile(r"^\s*<!--.*(spdx|licen[cs]e).*-->\s*$", re.IGNORECASE)
+_OLD_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
+_PIECES = ["`", "``", "a", " ", "<!--", "-->", "-", ">", "\t", "\u00a0", "\u2028", "\r"]
+_LICENCE_PIECES = ["<!--", "-->", " ", "\t", "spdx", "SPDX", "licence", "LICENSE", "licen", "x"]
+_HEADER_PIECES = ["[", "]", ".", " ", "a", "#", '"', "'", "\t", "\x1c", "\u3000", "="]
+
+
+def _line(pieces: list[str]) -> st.SearchStrategy[str]:
+    return st.lists(st.sampled_from(pieces), max_size=24).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_line(_PIECES))
+def test_code_spans_and_comments_as_the_patterns_read_them(line: str) -> None:
+    spans = [
+        (m.start(), m.end(), m.start("code"), m.end("code")) for m in _OLD_CODE_SPAN.finditer(line)
+    ]
+    assert code_spans(line) == spans
+    assert blank_code(line) == _OLD_CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line)
+    assert blank_comments(line) == _OLD_COMMENT.sub(lambda m: " " * len(m.group(0)), line)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_line(_LICENCE_PIECES), _line(_HEADER_PIECES))
+def test_licence_lines_and_toml_headers_as_the_patterns_read_them(
+    licence: str, header: str
+) -> None:
+    assert bool(LICENCE_LIKE.match(licence)) == bool(_OLD_LICENCE.match(licence))
+    match = _OLD_HEADER.match(header)
+    expected = None
+    if match:
+        name = ".".join(p.strip().strip("\"'") for p in match.group(2).split("."))
+        expected = (match.group(1) == "[[", name)
+    assert tomlpos._header(header) == expected

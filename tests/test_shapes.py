@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result, edit, run_findings
+from conftest import Result, edit, files_under, run_findings
 from hookmsg.render.inventory import cell
 from hookmsg.render.wiring import label, node_id
 
@@ -45,9 +45,17 @@ def test_harness_event_spelling_from_a_safe_set(project: Path, cli: Cli, spellin
     "matcher",
     ["Write\\n```\\nflowchart", "Write;rm -rf /", 'Write\\"', "Write|", "(Write)"],
 )
-def test_matcher_from_a_safe_set(project: Path, cli: Cli, matcher: str) -> None:
-    edit(project / "catalog/hooks.toml", 'matcher = "Write"', f'matcher = "{matcher}"')
+@pytest.mark.parametrize(
+    "entry", ['matcher = "Write"', 'matcher = "compact"'], ids=["tool event", "session source"]
+)
+def test_matcher_from_a_safe_set(project: Path, cli: Cli, entry: str, matcher: str) -> None:
+    # The SessionStart entry wires no guard, so no other finding stops the build: only the
+    # shape rule keeps the value out of the wiring diagram and the registrations.
+    before = files_under(project / "generated")
+    edit(project / "catalog/hooks.toml", entry, f'matcher = "{matcher}"')
     assert ("catalog/hooks.toml", "C002") in _codes(cli)
+    assert cli("build").code == 1
+    assert files_under(project / "generated") == before
 
 
 def test_matcher_naming_an_unknown_tool_is_c005(project: Path, cli: Cli) -> None:
