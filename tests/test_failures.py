@@ -511,3 +511,46 @@ def test_a_second_interrupt_during_the_restore_waits_for_it(
     assert files_under(project / "generated") == before
     assert leftovers(project) == []
     assert_recovers(project, cli, committed)
+
+
+def test_a_target_that_cannot_be_put_back_is_named_with_the_backup_that_keeps_it(
+    project: Path, cli: Cli, committed: Tree, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The restore itself fails for one output: the message says so and names the backup,
+    which keeps the previous bytes; it never claims that every output is as it was."""
+    before = hand_edit_every_output(project)
+    real_replace = os.replace
+    state: dict[str, object] = {"renames": 0, "first": None}
+
+    def replace(source: object, target: object) -> None:
+        source, target = str(source), str(target)
+        if source.endswith(".tmp"):
+            state["renames"] = int(str(state["renames"])) + 1
+            if state["first"] is None:
+                state["first"] = target
+            if state["renames"] == 3:
+                raise OSError(errno.ENOSPC, "No space left on device", target)
+        elif source.endswith(".bak") and target == state["first"]:
+            raise OSError(errno.EIO, "Input/output error", target)
+        real_replace(source, target)
+
+    monkeypatch.setattr(os, "replace", replace)
+    result = cli("build")
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert result.code == 1, result.out + result.err
+    assert "could not put back 1 output(s)" in result.err
+    assert "every output is as it was" not in result.err
+    assert "Traceback" not in result.err
+    first = Path(str(state["first"]))
+    kept = [p for p in first.parent.iterdir() if p.name.startswith(f".{first.name}.")]
+    assert len(kept) == 1
+    assert str(kept[0]) in result.err
+    label = first.relative_to(project / "generated").as_posix()
+    assert kept[0].read_bytes() == before[label]  # the previous content, not lost
+    backup = kept[0].relative_to(project / "generated").as_posix()
+    after = files_under(project / "generated")
+    assert {k: v for k, v in after.items() if k not in (label, backup)} == {
+        k: v for k, v in before.items() if k != label
+    }
+    kept[0].unlink()  # what a user does once they have the content back
+    assert_recovers(project, cli, committed)
