@@ -369,10 +369,20 @@ def _printable_streams() -> None:
                 reconfigure(errors="backslashreplace")
 
 
+_PARSERS: list[argparse.ArgumentParser] = []
+
+
+def _parser() -> argparse.ArgumentParser:
+    """One parser per process: parsing never changes it, and building it costs each run."""
+    if not _PARSERS:
+        _PARSERS.append(build_parser())
+    return _PARSERS[0]
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code instead of exiting."""
     _printable_streams()
-    parser = build_parser()
+    parser = _parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # argparse reports usage errors (and --help) this way

@@ -80,9 +80,32 @@ class Project:
             return path.as_posix()
 
 
+# Projects shared by every call in this process (None: not shared); see `share_projects`.
+_SHARED: dict[Path, Project] | None = None
+
+
+def share_projects() -> None:
+    """From now on, in this process, read and check each project's settings only once.
+
+    For one `doit` run, whose tasks all run in one process on the same settings (dodo.py
+    checked them as it loaded); never for a long-lived process that outlives an edit.
+    """
+    global _SHARED  # noqa: PLW0603 (one switch for the whole process)
+    if _SHARED is None:
+        _SHARED = {}
+
+
 def load_project(start: Path | None = None) -> Project:
     """Find the project from `start` (default: cwd) and validate its settings."""
     root = find_root(start)
+    if _SHARED is None:
+        return _load_project(root)
+    if root not in _SHARED:
+        _SHARED[root] = _load_project(root)
+    return _SHARED[root]
+
+
+def _load_project(root: Path) -> Project:
     table = checked_settings(root)
     try:
         settings = Settings.model_validate(table)

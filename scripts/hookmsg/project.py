@@ -5,12 +5,12 @@ Kept free of heavy imports: `dodo.py` uses it to list files at load time.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from hookmsg.declared import CATALOG_FILES, safe_registration
 from hookmsg.errors import ConfigError
+from hookmsg.file_memo import FileMemo
 
 __all__ = ["CATALOG_FILES", "DEFAULTS", "PYPROJECT", "find_root", "read_tool_table"]
 
@@ -27,13 +27,29 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def registration_files(root: Path, settings: dict[str, Any]) -> list[str]:
+def registration_files(
+    root: Path, settings: dict[str, Any], memo: FileMemo | None = None
+) -> list[str]:
     """`<harness>/<file>` for every harness registration, read without full validation.
 
     For doit's targets: a name outside the safe character sets is left out (validation
     reports it), so no path built from the catalogue can leave the generated folder.
     """
     path = root / settings["catalog"] / "harnesses.toml"
+    if memo is None:
+        return _registration_files(path)
+    return memo.derive(path, "registration files", lambda: _registration_files(path), _strings)
+
+
+def _strings(value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise TypeError("not a list of strings")
+    return value
+
+
+def _registration_files(path: Path) -> list[str]:
+    import tomllib
+
     try:
         if not path.is_file():
             return []  # missing, a folder, or a FIFO that would block: validation reports it
@@ -66,9 +82,24 @@ def find_root(start: Path | None = None) -> Path:
     raise ConfigError(f"{here}:1:1: K002 no {PYPROJECT} found here or in any parent folder")
 
 
-def read_tool_table(root: Path) -> tuple[dict[str, Any], str]:
+def read_tool_table(root: Path, memo: FileMemo | None = None) -> tuple[dict[str, Any], str]:
     """The `[tool.hookmsg]` table (empty if absent) and the file's text, for positions."""
     path = root / PYPROJECT
+    if memo is None:
+        return _read_tool_table(path)
+    return memo.derive(path, "tool table", lambda: _read_tool_table(path), _table_and_text)
+
+
+def _table_and_text(value: Any) -> tuple[dict[str, Any], str]:
+    table, text = value
+    if not isinstance(table, dict) or not isinstance(text, str):
+        raise TypeError("not a table and a text")
+    return table, text
+
+
+def _read_tool_table(path: Path) -> tuple[dict[str, Any], str]:
+    import tomllib
+
     try:
         text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text)

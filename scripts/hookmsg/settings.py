@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from hookmsg.errors import ConfigError
+from hookmsg.file_memo import FileMemo
 from hookmsg.project import DEFAULTS, PYPROJECT, read_tool_table
 from hookmsg.sourcefiles import declared_sources, normalise
 
@@ -91,7 +92,9 @@ def _overlap(generated: str, other: str) -> str | None:
     return None
 
 
-def generated_problem(root: Path, settings: dict[str, Any]) -> str | None:
+def generated_problem(
+    root: Path, settings: dict[str, Any], memo: FileMemo | None = None
+) -> str | None:
     """Why the generated folder is not a dedicated folder of its own, or None."""
     generated = posixpath.normpath(settings["generated"])
     if generated == ".":
@@ -101,7 +104,7 @@ def generated_problem(root: Path, settings: dict[str, Any]) -> str | None:
     catalogue = root / others[1] / "skills.toml"
     real_root = os.path.realpath(root)
     if os.path.realpath(catalogue).startswith(real_root + os.sep):  # never read outside
-        others += [normalise(path) for _, path in declared_sources(catalogue)]
+        others += [normalise(path) for _, path in declared_sources(catalogue, memo)]
     for other in (*others, *PROTECTED):
         how = _overlap(generated, other)
         if how is not None:
@@ -114,9 +117,13 @@ def generated_problem(root: Path, settings: dict[str, Any]) -> str | None:
     return None
 
 
-def checked_settings(root: Path) -> dict[str, Any]:
-    """Defaults overlaid with `[tool.hookmsg]`, every value checked; else ConfigError (K001)."""
-    table, text = read_tool_table(root)
+def checked_settings(root: Path, memo: FileMemo | None = None) -> dict[str, Any]:
+    """Defaults overlaid with `[tool.hookmsg]`, every value checked; else ConfigError (K001).
+
+    `memo` may remember what the files read here held (dodo.py's runs); every check on
+    the values and on the file system runs each time all the same.
+    """
+    table, text = read_tool_table(root, memo)
     problems = []
     for key, value in table.items():
         reason = _value_problem(str(key), value)
@@ -125,7 +132,7 @@ def checked_settings(root: Path) -> dict[str, Any]:
     settings = {**DEFAULTS, **table}
     if not problems:
         settings = {k: posixpath.normpath(v) if k in PATH_KEYS else v for k, v in settings.items()}
-        reason = generated_problem(root, settings)
+        reason = generated_problem(root, settings, memo)
         if reason is not None:
             problems.append(("generated", reason))
     if problems:

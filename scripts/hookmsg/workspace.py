@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hookmsg.catalogue import Catalogue, load_catalogue
-from hookmsg.config import Project
+from hookmsg.config import Project, share_projects
 from hookmsg.diagnostics import Diagnostic, sort_diagnostics
 from hookmsg.errors import UsageError
 from hookmsg.message import Message, parse_message, parse_text
@@ -174,6 +174,7 @@ def share_loads() -> None:
     global _SHARED  # noqa: PLW0603 (one switch for the whole process)
     if _SHARED is None:
         _SHARED = {}
+    share_projects()
 
 
 def _key(project: Project) -> tuple[str, str]:
