@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result
+from tests.support.diagnostics import Result
 
 Cli = Callable[..., Result]
 

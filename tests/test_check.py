@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result
 from hookmsg.outputs import GENERATOR_NAMES
+from tests.support.diagnostics import Result
 
 Cli = Callable[..., Result]
 Tree = dict[str, bytes | None]

@@ -21,10 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import copy_repository, files_under, leftovers
+from tests.support.repository import WITH_DODO, copy_repository, files_under, leftovers
 
 Tree = dict[str, bytes]
-COPIED = ("pyproject.toml", "messages", "catalog", "generated", "dodo.py", "scripts")
 HOOKMSG = [sys.executable, "-c", "from hookmsg.cli import main; main()"]
 DOIT = [sys.executable, "-m", "doit"]
 DIAGNOSTIC = re.compile(r"^(?P<path>\S+):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]\d{3}) ")
@@ -60,7 +59,7 @@ def together(root: Path, command: list[str], *args: str) -> list[tuple[int, str,
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    return copy_repository(tmp_path / "repo", COPIED)
+    return copy_repository(tmp_path / "repo", WITH_DODO)
 
 
 def _delete_generated(root: Path) -> None:

@@ -17,7 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result, copy_repository, edit, files_under
+from tests.support.diagnostics import Result
+from tests.support.repository import copy_repository, files_under
+from tests.support.text import edit
 
 Cli = Callable[..., Result]
 DOIT_COPIED = ("pyproject.toml", "messages", "catalog", "generated", "dodo.py", "scripts")

@@ -29,7 +29,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, Result
+from tests.support.diagnostics import Result
+from tests.support.repository import REPO
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 NAMES = sorted(path.stem for path in CORPUS.glob("*.md"))

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import REPO
-from dispatch_support import PAYLOADS, payload_fixtures
 from hookmsg_dispatch import jsonio
 from hookmsg_dispatch.call import Call, FileChange
 from hookmsg_dispatch.contracts import build_call, parse_patch
+from tests.support.dispatch import PAYLOADS, payload_fixtures
+from tests.support.repository import REPO
 
 PACKAGE = REPO / "scripts" / "hookmsg_dispatch"
 TABLE = json.loads((REPO / "generated" / "dispatch-table.json").read_text(encoding="utf-8"))

@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
-from dispatch_support import (
+from hookmsg_dispatch.main import REFUSED, WENT_AHEAD, run
+from hookmsg_dispatch.text import VALUE_LIMIT, fill, sanitise, within_cap
+from tests.support.dispatch import (
     build_install_root,
     clean_env,
     copy_root,
@@ -19,8 +21,6 @@ from dispatch_support import (
     table,
     with_guards,
 )
-from hookmsg_dispatch.main import REFUSED, WENT_AHEAD, run
-from hookmsg_dispatch.text import VALUE_LIMIT, fill, sanitise, within_cap
 
 DEPENDENCY = "pretooluse-dependency-guard"
 WRITE_SET = [

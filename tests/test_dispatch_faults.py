@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from dispatch_support import (
+from tests.support.dispatch import (
     PREFIX,
     Ran,
     build_install_root,
@@ -269,7 +269,7 @@ def test_the_table_is_read_even_when_guards_toml_data_is_odd(root: Path, env: An
 
 def test_nothing_is_imported_from_the_opened_project(root: Path, env: Any, tmp_path: Path) -> None:
     """Run as `python -c BOOT` without -I, so the working directory is on sys.path."""
-    from dispatch_support import BOOT
+    from tests.support.dispatch import BOOT
 
     project = tmp_path / "project"
     (project / "hookmsg_dispatch").mkdir(parents=True)

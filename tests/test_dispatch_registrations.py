@@ -20,7 +20,9 @@ from typing import Any
 
 import pytest
 
-from dispatch_support import (
+from hookmsg.config import load_project
+from hookmsg.workspace import load_workspace
+from tests.support.dispatch import (
     BOOT,
     PREFIX,
     build_install_root,
@@ -31,8 +33,6 @@ from dispatch_support import (
     python39,
     table,
 )
-from hookmsg.config import load_project
-from hookmsg.workspace import load_workspace
 
 CONTRACT_SHAPES = {
     "hook-specific": "hookSpecificOutput",
@@ -129,7 +129,7 @@ def _text(style: str, out: bytes) -> str:
 
 
 def _harnesses() -> list[tuple[str, str, str]]:
-    from conftest import REPO
+    from tests.support.repository import REPO
 
     workspace = load_workspace(load_project(REPO))
     assert workspace.catalogue.harnesses is not None

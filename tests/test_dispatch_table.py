@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conftest import Result
+from tests.support.diagnostics import Result
 
 Cli = Callable[..., Result]
 
@@ -131,8 +131,8 @@ def test_a_registration_without_a_contract_is_c002(project: Path, cli: Cli) -> N
 
 
 def test_the_install_root_holds_the_dispatcher_package_with_its_subpackages() -> None:
-    from conftest import REPO
     from hookmsg.install_root import dispatcher_files
+    from tests.support.repository import REPO
 
     found = dispatcher_files()
     package = REPO / "scripts" / "hookmsg_dispatch"
@@ -164,7 +164,7 @@ def test_every_dispatcher_package_ships_in_the_wheel() -> None:
     missing from [tool.setuptools] packages would be missing from an install root."""
     import tomllib
 
-    from conftest import REPO
+    from tests.support.repository import REPO
 
     listed = set(
         tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][

@@ -9,7 +9,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from conftest import REPO
+from tests.support.repository import REPO
 
 SCRIPT = REPO / "scripts" / "e2e_clients.py"
 PINS = tomllib.loads((REPO / "catalog" / "e2e-clients.toml").read_text(encoding="utf-8"))

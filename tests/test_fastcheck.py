@@ -17,8 +17,8 @@ import pytest
 
 import hookmsg.commands.build
 import hookmsg.fastcheck
-from conftest import Result
 from hookmsg.fastcheck import cache_path, known_clean
+from tests.support.diagnostics import Result
 
 Cli = Callable[..., Result]
 

@@ -29,7 +29,6 @@ import contextlib
 import io
 import os
 import re
-import shutil
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -41,9 +40,10 @@ from hypothesis import strategies as st
 
 from hookmsg.cli import run
 from hookmsg.codes import RULES
+from tests.support.diagnostics import Result
+from tests.support.message import LICENCE
+from tests.support.repository import REPO, copy_repository
 
-REPO = Path(__file__).resolve().parent.parent
-COPIED = ("pyproject.toml", "messages", "catalog", "generated")
 LONG_RUN = os.environ.get("HOOKMSG_FUZZ_EXAMPLES", "")
 EXAMPLES = int(LONG_RUN or "100")
 
@@ -57,7 +57,6 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 
-LICENCE = "<!-- SPDX-License-Identifier: MIT -->"
 MESSAGES = sorted(path.stem for path in (REPO / "messages").glob("*.md"))
 DIAGNOSTIC = re.compile(
     r"^(?P<path>.+?):(?P<line>[1-9]\d*):(?P<col>[1-9]\d*): (?P<code>[A-Z]\d{3}) .*$"
@@ -72,25 +71,10 @@ HOSTILE_CHARS = (
 CHARS = st.one_of(st.sampled_from(HOSTILE_CHARS), st.characters())
 
 
-@dataclass(frozen=True)
-class Result:
-    code: int
-    out: str
-    err: str
-
-
 @pytest.fixture(scope="module")
 def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One copy of the repository for every example of this module."""
-    folder = tmp_path_factory.mktemp("fuzz") / "repo"
-    folder.mkdir()
-    for name in COPIED:
-        source = REPO / name
-        if source.is_dir():
-            shutil.copytree(source, folder / name)
-        else:
-            shutil.copy2(source, folder / name)
-    return folder
+    return copy_repository(tmp_path_factory.mktemp("fuzz") / "repo")
 
 
 def validate(root: Path, path: str) -> Result:

@@ -26,10 +26,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result
 from hookmsg.config import load_project
 from hookmsg.outputs import GENERATOR_NAMES, render_outputs
 from hookmsg.workspace import load_workspace
+from tests.support.diagnostics import Result
 
 TESTS = Path(__file__).resolve().parent
 FIXTURE = TESTS / "fixtures" / "mini"

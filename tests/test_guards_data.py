@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result, edit, line_of, located, run_findings
-from guards_support import REPO, bash, claude_edit, claude_write, conditions, git_project, run
 from hookmsg.codes import RULES
 from hookmsg.guarddata import DETECTORS
 from hookmsg.regexcheck import nested_quantifier
 from hookmsg_dispatch.call import Call
 from hookmsg_dispatch.guards import PLACEHOLDERS
+from tests.support.diagnostics import Result, located, run_findings
+from tests.support.guards import REPO, bash, claude_edit, claude_write, conditions, git_project, run
+from tests.support.text import edit, line_of
 
 Cli = Callable[..., Result]
 GUARDS = "catalog/guards.toml"

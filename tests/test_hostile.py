@@ -34,26 +34,18 @@ from pathlib import Path
 import pytest
 
 import hookmsg.message
-from conftest import (
-    BINDINGS,
-    BODY,
+from tests.support.diagnostics import (
     FINDING_LINE,
-    LICENCE,
-    TITLE,
-    VALID,
     Finding,
     Position,
     Result,
-    append,
-    edit,
-    line_of,
     located,
-    outside,
     parse_findings,
-    replace,
     run_findings,
-    write,
 )
+from tests.support.message import BINDINGS, BODY, LICENCE, TITLE, VALID
+from tests.support.repository import outside
+from tests.support.text import append, edit, line_of, replace, write
 
 Cli = Callable[..., Result]
 HOOKS_PATH = "`catalog/hooks.toml`"

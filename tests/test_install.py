@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 
-from conftest import Result, files_under, parse_findings
 from hookmsg.config import load_project
 from hookmsg.installing.merge import CONTAINERS, is_ours
 from hookmsg.installing.target import default_root, fill_tokens
 from hookmsg.render.registrations import registration_data
 from hookmsg.workspace import load_workspace
+from tests.support.diagnostics import Result, parse_findings
+from tests.support.repository import files_under
 
 Cli = Callable[..., Result]
 PYTHON = "/usr/bin/python3"

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, Result
-from dispatch_support import build_install_root, clean_env, dispatch
+from tests.support.diagnostics import Result
+from tests.support.dispatch import build_install_root, clean_env, dispatch
+from tests.support.repository import REPO
 
 Cli = Callable[..., Result]
 

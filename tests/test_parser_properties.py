@@ -10,7 +10,6 @@ run tries the same examples.
 from __future__ import annotations
 
 import string
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,9 +17,8 @@ from hypothesis import strategies as st
 from hookmsg.codes import RULES
 from hookmsg.message import Message, parse_text
 from hookmsg.rules import MessageContext, check_message
-
-REPO = Path(__file__).resolve().parent.parent
-LICENCE = "<!-- SPDX-License-Identifier: MIT -->"
+from tests.support.message import LICENCE
+from tests.support.repository import REPO
 
 PROPERTY = settings(
     max_examples=200,

@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import copy_repository
+from tests.support.repository import copy_repository
 
-REPO = Path(__file__).resolve().parent.parent
 HOOK_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "scripts")
 PROJECT_FILES = ("pyproject.toml", "messages", "catalog", "generated")
 

@@ -32,11 +32,12 @@ from typing import Any
 
 import pytest
 
-from conftest import REPO, Result
 from hookmsg.config import load_project
 from hookmsg.outputs import render_outputs
 from hookmsg.render.registrations import BOOT
 from hookmsg.workspace import load_workspace
+from tests.support.diagnostics import Result
+from tests.support.repository import REPO
 
 Cli = Callable[..., Result]
 

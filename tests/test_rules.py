@@ -22,29 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (
-    BINDINGS,
-    BODY,
-    CROSS,
-    DRIVES,
-    ESTABLISHED,
-    LICENCE,
-    TITLE,
-    VALID,
-    Finding,
-    Position,
-    Result,
-    append,
-    edit,
-    line_of,
-    located,
-    outside,
-    positions,
-    replace,
-    run_findings,
-    write,
-)
 from hookmsg.codes import RULES
+from tests.support.diagnostics import Finding, Position, Result, located, positions, run_findings
+from tests.support.message import BINDINGS, BODY, CROSS, DRIVES, ESTABLISHED, LICENCE, TITLE, VALID
+from tests.support.repository import outside
+from tests.support.text import append, edit, line_of, replace, write
 
 Cli = Callable[..., Result]
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import REPO, copy_repository
+from tests.support.repository import REPO, copy_repository
 
 SCRIPTS = REPO / "scripts"
 

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result, edit, run_findings
 from hookmsg.render.inventory import cell
 from hookmsg.render.wiring import label, node_id
+from tests.support.diagnostics import Result, run_findings
+from tests.support.text import edit
 
 Cli = Callable[..., Result]
 

@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, Result
 from hookmsg.config import load_project
 from hookmsg.workspace import load_workspace
+from tests.support.diagnostics import Result
+from tests.support.repository import REPO
 
 Cli = Callable[..., Result]
 CORPUS = REPO / ".." / "shared" / "corpora" / "agent-skills"

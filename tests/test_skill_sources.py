@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result, located, parse_findings, positions, run_findings, write
 from hookmsg.fastcheck import known_clean
+from tests.support.diagnostics import Result, located, parse_findings, positions, run_findings
+from tests.support.text import write
 
 Cli = Callable[..., Result]
 SKILLS = "catalog/skills.toml"

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result, parse_findings, write
-from dispatch_support import clean_env, delivered
+from tests.support.diagnostics import Result, parse_findings
+from tests.support.dispatch import clean_env, delivered
+from tests.support.text import write
 
 Cli = Callable[..., Result]
 MODULE = ".xcsh/extensions/hookmsg.js"

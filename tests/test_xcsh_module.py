@@ -19,9 +19,11 @@ from typing import Any
 
 import pytest
 
-from conftest import REPO, Result, edit, write
-from dispatch_support import build_install_root, clean_env, delivered
 from hookmsg.render.xcsh_module import BOOT, MAX_PAYLOAD
+from tests.support.diagnostics import Result
+from tests.support.dispatch import build_install_root, clean_env, delivered
+from tests.support.repository import REPO
+from tests.support.text import edit, write
 
 Cli = Callable[..., Result]
 
