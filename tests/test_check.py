@@ -10,7 +10,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,13 +17,12 @@ from pathlib import Path
 import pytest
 
 from hookmsg.outputs import GENERATOR_NAMES
-from tests.support.diagnostics import Result
+from tests.support.diagnostics import Result, findings_among
 
 Cli = Callable[..., Result]
 Tree = dict[str, bytes | None]
 
 CHECK_COMMANDS = [("check",), ("build", "--check")]
-DIAGNOSTIC = re.compile(r"^(?P<path>\S+):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]\d{3}) ")
 INVENTORY = ("generated/hook-message-inventory.md", "generated/hook-message-inventory.json")
 
 
@@ -55,12 +53,7 @@ def temporaries(root: Path) -> list[str]:
 
 def diagnostics(out: str) -> set[tuple[str, str]]:
     """(path, code) of every diagnostic line in text output."""
-    found = set()
-    for line in out.splitlines():
-        match = DIAGNOSTIC.match(line)
-        if match:
-            found.add((match.group("path"), match.group("code")))
-    return found
+    return {(finding.path, finding.code) for finding in findings_among(out)}
 
 
 def insert_before_bindings(path: Path, text: str) -> None:

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -21,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.diagnostics import findings_among
 from tests.support.repository import WITH_DODO, copy_repository, files_under, leftovers
 
 Tree = dict[str, bytes]
 HOOKMSG = [sys.executable, "-c", "from hookmsg.cli import main; main()"]
 DOIT = [sys.executable, "-m", "doit"]
-DIAGNOSTIC = re.compile(r"^(?P<path>\S+):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]\d{3}) ")
 
 
 def environment() -> dict[str, str]:
@@ -174,9 +173,9 @@ def test_check_during_builds_never_sees_temporary_files(repo: Path) -> None:
     for code, out, err in checks:
         assert code in (0, 1), out + err
         assert "Traceback" not in err, err
-        found = [m for line in out.split("\n") if (m := DIAGNOSTIC.match(line))]
-        assert {m["code"] for m in found} <= {"G002", "G003"}, out
-        assert not [m for m in found if m["path"].endswith((".tmp", ".bak"))], out
+        found = findings_among(out)
+        assert {f.code for f in found} <= {"G002", "G003"}, out
+        assert not [f for f in found if f.path.endswith((".tmp", ".bak"))], out
     final = finish(start(repo, HOOKMSG, "check"))
     assert final[0] == 0, final
     assert files_under(repo / "generated") == committed

@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -39,8 +38,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from hookmsg.cli import run
-from hookmsg.codes import RULES
-from tests.support.diagnostics import Result
+from tests.support.diagnostics import Result, parse_findings
 from tests.support.message import LICENCE
 from tests.support.repository import REPO, copy_repository
 
@@ -58,9 +56,6 @@ FUZZ = settings(
 )
 
 MESSAGES = sorted(path.stem for path in (REPO / "messages").glob("*.md"))
-DIAGNOSTIC = re.compile(
-    r"^(?P<path>.+?):(?P<line>[1-9]\d*):(?P<col>[1-9]\d*): (?P<code>[A-Z]\d{3}) .*$"
-)
 GLYPHS = "→←↑↔"
 HOSTILE_CHARS = (
     "\x00", "\x07", "\x0b", "\x0c", "\r", "\x1b", "\x1c", "\x7f", "\x85", "\xa0", "\xad",
@@ -91,12 +86,7 @@ def codes(result: Result) -> list[str]:
     assert "Traceback" not in result.err, result.err
     lines = result.out.split("\n")
     assert lines[-1] == "", f"output does not end with a newline: {result.out[-80:]!r}"
-    found = []
-    for line in lines[:-1]:
-        match = DIAGNOSTIC.match(line)
-        assert match is not None, f"not a diagnostic line: {line!r}"
-        assert match["code"] in RULES, line
-        found.append(match["code"])
+    found = [finding.code for finding in parse_findings(result.out)]
     assert (result.code == 1) == bool(found), result
     return found
 
