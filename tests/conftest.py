@@ -1,18 +1,20 @@
 """Shared fixtures: a throw-away copy of this repository, and the CLI run in-process.
 
-Plain helpers live in the `tests.support` package; this file holds only fixtures.
+Plain helpers live in the `tests.support` package; this file holds only fixtures, and a
+session-wide check that no test writes into the checkout.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from hookmsg.cli import run
 from tests.support.diagnostics import Result
-from tests.support.repository import copy_repository
+from tests.support.repository import REPO, changed_paths, checkout_stamps, copy_repository
 
 # Variables that change what hookmsg prints (format, colour) or how text is decoded.
 # Each test starts without them, so the suite passes the same on a laptop, in a dumb
@@ -58,3 +60,25 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
         return Result(code, captured.out, captured.err)
 
     return invoke
+
+
+# `HOOKMSG_UPDATE_GOLDEN=1` rewrites these on purpose (see the README's Tests section).
+GOLDEN = ("tests/golden", "tests/corpus")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _checkout_untouched() -> Iterator[None]:
+    """Fail the run if any test added, removed or changed a path of this checkout.
+
+    Tests work in copies (`project`, `copy_repository`); the checkout is read-only to
+    them. Only the caches of the tools running the suite are exempt (bytecode, pytest's
+    cache, hypothesis's database: `tests.support.repository.TOOL_CACHES`).
+    """
+    skip = GOLDEN if os.environ.get("HOOKMSG_UPDATE_GOLDEN") == "1" else ()
+    before = checkout_stamps(REPO, skip)
+    yield
+    changed = changed_paths(before, checkout_stamps(REPO, skip))
+    assert not changed, (
+        f"the test run wrote into the checkout {REPO} (or someone edited it meanwhile): "
+        + ", ".join(changed)
+    )
