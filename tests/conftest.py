@@ -16,6 +16,16 @@ from hookmsg.cli import run
 from tests.support.diagnostics import Result
 from tests.support.repository import REPO, changed_paths, checkout_stamps, copy_repository
 
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """An end-to-end test is a slow one too: `pytest -m "not slow"` replaces the `-m 'not
+    e2e'` of addopts (the last `-m` wins), and must still leave the real clients out."""
+    for item in items:
+        if item.get_closest_marker("e2e") is not None:
+            item.add_marker(pytest.mark.slow)
+
+
 # Variables that change what hookmsg prints (format, colour) or how text is decoded.
 # Each test starts without them, so the suite passes the same on a laptop, in a dumb
 # terminal, under a non-UTF-8 locale and on GitHub's runners (`.ci/run` runs part of it

@@ -32,6 +32,8 @@ from hookmsg.render.registrations import (
 from hookmsg.workspace import load_workspace
 from tests.support.repository import REPO
 
+pytestmark = pytest.mark.slow
+
 SCRIPT = "hooks/dispatch.py"
 PAYLOAD = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Write", "cwd": "/"})
 HOSTILE_MODULES = ("runpy", "os", "json", "sys", "site", "sitecustomize", "usercustomize")

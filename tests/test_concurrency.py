@@ -32,6 +32,8 @@ from tests.support.diagnostics import findings_among
 from tests.support.overlap import all_overlap, overlapping, probed, spans
 from tests.support.repository import WITH_DODO, copy_repository, files_under, leftovers
 
+pytestmark = pytest.mark.slow
+
 Tree = dict[str, bytes]
 HOOKMSG = [sys.executable, "-c", "from hookmsg.cli import main; main()"]
 DOIT = [sys.executable, "-m", "doit"]

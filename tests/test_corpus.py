@@ -43,6 +43,7 @@ def test_corpus_is_complete() -> None:
     assert expected == NAMES or UPDATE, "every NAME.md needs a NAME.expected, and vice versa"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_corpus(name: str, monkeypatch: pytest.MonkeyPatch, cli: Callable[..., Result]) -> None:
     monkeypatch.chdir(REPO)

@@ -19,6 +19,8 @@ import pytest
 
 from tests.support.repository import copy_repository
 
+pytestmark = pytest.mark.slow
+
 RUN_HOOKMSG = "import sys; from hookmsg.cli import run; sys.exit(run(sys.argv[1:]))"
 
 

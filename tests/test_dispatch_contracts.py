@@ -138,6 +138,7 @@ def test_odd_payload_values_never_raise(payload: dict[str, Any]) -> None:
 # --------------------------------------------------------------------------- JSON without `json`
 
 
+@pytest.mark.slow
 @given(
     st.recursive(
         st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
@@ -151,6 +152,7 @@ def test_loads_agrees_with_json(value: Any) -> None:
     assert jsonio.loads(f"  {text}\n") == value
 
 
+@pytest.mark.slow
 @given(
     st.dictionaries(st.text(), st.text() | st.dictionaries(st.text(), st.text() | st.booleans()))
 )

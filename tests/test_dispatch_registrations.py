@@ -145,6 +145,7 @@ def _harnesses() -> list[tuple[str, str, str]]:
 HARNESSES = _harnesses()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("harness", "file", "contract"), HARNESSES, ids=[h[0] for h in HARNESSES])
 def test_every_registration_answers_every_payload(
     root: Path, tmp_path: Path, harness: str, file: str, contract: str
@@ -190,6 +191,7 @@ def test_every_registration_answers_every_payload(
     assert ran, f"no payload fixture matched any {harness} handler"
 
 
+@pytest.mark.slow
 def test_every_contract_has_a_fixture_for_every_registered_event(root: Path) -> None:
     for harness, file, contract in HARNESSES:
         data = json.loads((root / "generated" / harness / file).read_text(encoding="utf-8"))
@@ -219,6 +221,7 @@ def test_the_fail_open_bootstrap_runs_the_dispatcher(root: Path, tmp_path: Path)
     assert delivered(root, "skill-index") in text
 
 
+@pytest.mark.slow
 def test_runs_on_python_3_9(root: Path, tmp_path: Path) -> None:
     interpreter = python39()
     if interpreter is None:

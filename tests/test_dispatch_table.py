@@ -7,6 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.support.diagnostics import Result
 
 Cli = Callable[..., Result]
@@ -18,6 +20,7 @@ def _table(project: Path) -> Any:
     return json.loads((project / TABLE).read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 def test_the_table_is_a_committed_output_that_check_guards(project: Path, cli: Cli) -> None:
     assert cli("check").code == 0
     (project / TABLE).write_text("{}\n", encoding="utf-8")
@@ -64,6 +67,7 @@ def test_the_table_describes_every_message_and_contract(project: Path) -> None:
     assert data["contracts"]["copilot"]["tools"]["create"] == "Write"
 
 
+@pytest.mark.slow
 def test_guards_toml_tables_become_conditions_verbatim(project: Path) -> None:
     from hookmsg.config import load_project
     from hookmsg.render.dispatch_table import dispatch_table_data

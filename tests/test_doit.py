@@ -17,6 +17,8 @@ import pytest
 from tests.support.doit import STATE, doit, rewrite
 from tests.support.repository import WITH_DODO, copy_repository, files_under
 
+pytestmark = pytest.mark.slow
+
 GENERATORS = {"skill_index", "advisories", "inventory"}
 
 

@@ -18,6 +18,8 @@ import pytest
 
 from tests.support.repository import REPO
 
+pytestmark = pytest.mark.slow
+
 HOOKMSG = [sys.executable, "-c", "import sys; from hookmsg.cli import run; sys.exit(run())"]
 
 

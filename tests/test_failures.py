@@ -41,6 +41,8 @@ from hookmsg.outputs import GENERATORS, Generator
 from tests.support.diagnostics import Result
 from tests.support.repository import REPO, WITH_DODO, copy_repository, files_under, leftovers
 
+pytestmark = pytest.mark.slow
+
 Cli = Callable[..., Result]
 Tree = dict[str, bytes]
 

@@ -20,6 +20,8 @@ import hookmsg.fastcheck
 from hookmsg.fastcheck import cache_path, known_clean
 from tests.support.diagnostics import Result
 
+pytestmark = pytest.mark.slow
+
 Cli = Callable[..., Result]
 
 

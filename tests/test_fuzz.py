@@ -42,6 +42,8 @@ from tests.support.diagnostics import Result, parse_findings
 from tests.support.message import LICENCE
 from tests.support.repository import REPO, copy_repository
 
+pytestmark = pytest.mark.slow
+
 LONG_RUN = os.environ.get("HOOKMSG_FUZZ_EXAMPLES", "")
 EXAMPLES = int(LONG_RUN or "100")
 

@@ -215,6 +215,7 @@ def test_repository_outputs_equal_what_the_sources_produce(project: Path) -> Non
         assert output.path.read_bytes() == output.content, f"{output.display} drifted"
 
 
+@pytest.mark.slow
 def test_repository_check_is_clean(project: Path, cli: Cli) -> None:
     result = cli("check")
     assert result.code == 0, result.out + result.err

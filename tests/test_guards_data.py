@@ -61,6 +61,7 @@ def test_u004_nested_quantifier(project: Path, cli: Cli) -> None:
     assert findings(cli) == [(GUARDS, line_of(text, '"git rebase"'), 1, "U004")]
 
 
+@pytest.mark.slow
 def test_u005_table_for_no_message_or_the_wrong_kind(project: Path, cli: Cli) -> None:
     path = project / GUARDS
     text = path.read_text(encoding="utf-8") + (

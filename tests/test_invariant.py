@@ -23,6 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -34,6 +35,8 @@ from hypothesis.stateful import (
 )
 
 from tests.support.repository import REPO, WITH_DODO, copy_repository
+
+pytestmark = pytest.mark.slow
 
 LONG_RUN = os.environ.get("HOOKMSG_INVARIANT_EXAMPLES", "")
 EXAMPLES = int(LONG_RUN or "8")

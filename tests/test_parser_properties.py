@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import string
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,8 @@ from hookmsg.message import Message, parse_text
 from hookmsg.rules import MessageContext, check_message
 from tests.support.message import LICENCE
 from tests.support.repository import REPO
+
+pytestmark = pytest.mark.slow
 
 PROPERTY = settings(
     max_examples=200,

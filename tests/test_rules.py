@@ -255,6 +255,7 @@ def test_t001_no_title(project: Path, cli: Cli) -> None:
 # --------------------------------------------------------------------------- B: bindings
 
 
+@pytest.mark.slow
 def test_b001_no_bindings(project: Path, cli: Cli) -> None:
     text = VALID.split(f"\n{BINDINGS}", 1)[0]
     assert text.endswith(f"{BODY}\n")
@@ -1152,6 +1153,7 @@ def test_s011_unknown_key(project: Path, cli: Cli) -> None:
     assert skill_findings(project, cli, content) == [(4, 1, "S011")]
 
 
+@pytest.mark.slow
 def test_s012_duplicate_name(project: Path, cli: Cli) -> None:
     append(skills(project), '[[sources]]\nkind = "commands"\npath = "commands"\ngroup = "build"\n')
     write(project / "commands/case.md", "---\ndescription: The command.\n---\nRun.\n")

@@ -7,7 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.repository import REPO, WITH_DODO, copy_repository
+
+pytestmark = pytest.mark.slow
 
 SCRIPTS = REPO / "scripts"
 

@@ -15,6 +15,8 @@ from tests.support.doit import doit, rewrite
 from tests.support.repository import WITH_DODO, copy_repository
 from tests.support.text import write
 
+pytestmark = pytest.mark.slow
+
 SKILL = "---\nname: {name}\ndescription: Use it when the task is {name}.\n---\nBody.\n"
 
 

@@ -30,7 +30,10 @@ Cli = Callable[..., Result]
 NODE = shutil.which("node")
 # xcsh itself runs under Bun (`npm install bun` puts it in node_modules/.bin); used when found.
 BUN = shutil.which("bun")
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: cannot run the module")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(NODE is None, reason="node is not installed: cannot run the module"),
+]
 
 STANDIN = Path(__file__).resolve().parent / "xcsh_standin.mjs"
 SCRIPT = "hooks/dispatch.py"
