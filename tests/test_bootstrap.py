@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 
-from conftest import REPO
 from hookmsg.catalogue import Harness, HookRegistry
 from hookmsg.config import load_project
 from hookmsg.installing.target import fill_tokens
@@ -31,6 +30,9 @@ from hookmsg.render.registrations import (
     runs_through_boot,
 )
 from hookmsg.workspace import load_workspace
+from tests.support.repository import REPO
+
+pytestmark = pytest.mark.slow
 
 SCRIPT = "hooks/dispatch.py"
 PAYLOAD = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Write", "cwd": "/"})

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, Result
 from hookmsg.codes import RULES, rule_table_markdown
 from hookmsg.config import load_project
 from hookmsg.workspace import load_workspace
+from tests.support.diagnostics import Result
+from tests.support.repository import REPO
 
 Cli = Callable[..., Result]
 
@@ -87,6 +88,7 @@ def test_preview_placeholder_without_any_value_is_an_error(project: Path, cli: C
 # explain
 
 
+@pytest.mark.slow
 def test_explain_every_code(cli: Cli) -> None:
     for code, rule in RULES.items():
         result = cli("explain", code.lower())
@@ -111,6 +113,7 @@ def test_readme_rule_table_comes_from_the_code_table() -> None:
 # formats and colours
 
 
+@pytest.mark.slow
 def test_json_format_has_a_stable_schema(project: Path, cli: Cli) -> None:
     _break_licence(project)
     for argv in (("validate", "--format", "json"), ("check", "--format", "json")):
@@ -144,6 +147,7 @@ def test_github_format_is_chosen_inside_github_actions(
     assert explicit.out.startswith("messages/stop.md:1:1: L001 ")
 
 
+@pytest.mark.slow
 def test_colour_only_on_a_terminal_and_never_with_no_color(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -184,6 +188,7 @@ def _archive(project: Path) -> bytes:
     return next((project / "dist").glob("*.tar.gz")).read_bytes()
 
 
+@pytest.mark.slow
 def test_package_is_reproducible_and_its_manifest_matches(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -249,6 +254,7 @@ def _git_checkout(root: Path) -> None:
     _git(root, "tag", "v9.8.7")
 
 
+@pytest.mark.slow
 def test_build_and_package_are_quiet_without_verbose(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -263,6 +269,7 @@ def test_build_and_package_are_quiet_without_verbose(
     assert "wrote " in cli("package", "--content-version", "v2", "-v").err
 
 
+@pytest.mark.slow
 def test_archive_name_carries_the_content_version(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -277,6 +284,7 @@ def test_archive_name_carries_the_content_version(
     assert not (project.parent / "x.tar.gz").exists()
 
 
+@pytest.mark.slow
 def test_packaging_a_dirty_tree_warns(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -293,6 +301,7 @@ def test_packaging_a_dirty_tree_warns(
     assert (project / "dist/hookmsg-assets-v9.8.7-dirty.tar.gz").is_file()
 
 
+@pytest.mark.slow
 def test_existing_archive_with_different_bytes_is_never_overwritten(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -320,6 +329,7 @@ def test_package_refuses_when_check_fails(
     assert not (project / "dist").exists()
 
 
+@pytest.mark.slow
 def test_package_rejects_a_bad_source_date_epoch(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -329,6 +339,7 @@ def test_package_rejects_a_bad_source_date_epoch(
     assert "SOURCE_DATE_EPOCH" in result.err
 
 
+@pytest.mark.slow
 def test_package_holds_only_what_the_check_validated(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:

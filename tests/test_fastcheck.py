@@ -17,8 +17,10 @@ import pytest
 
 import hookmsg.commands.build
 import hookmsg.fastcheck
-from conftest import Result
 from hookmsg.fastcheck import cache_path, known_clean
+from tests.support.diagnostics import Result
+
+pytestmark = pytest.mark.slow
 
 Cli = Callable[..., Result]
 
@@ -239,15 +241,18 @@ def test_an_edit_while_the_check_runs_is_never_recorded_as_clean(
 ) -> None:
     real_validate = hookmsg.commands.build.validate_workspace
     stop = project / "messages" / "stop.md"
+    edits: list[Path] = []
 
     def validate_then_edit(workspace: object) -> object:
         found = real_validate(workspace)  # type: ignore[arg-type]
         # The check has read the clean file; now someone breaks it (no licence line).
         stop.write_text(stop.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")
+        edits.append(stop)
         return found
 
     monkeypatch.setattr(hookmsg.commands.build, "validate_workspace", validate_then_edit)
     assert cli("check").code == 0  # it validated the clean bytes
+    assert edits == [stop], "the edit happened while the check ran, once"
     monkeypatch.setattr(hookmsg.commands.build, "validate_workspace", real_validate)
     assert not known_clean(project)
     result = cli("check")

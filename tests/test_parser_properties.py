@@ -10,17 +10,18 @@ run tries the same examples.
 from __future__ import annotations
 
 import string
-from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hookmsg.codes import RULES
 from hookmsg.message import Message, parse_text
 from hookmsg.rules import MessageContext, check_message
+from tests.support.message import LICENCE
+from tests.support.repository import REPO
 
-REPO = Path(__file__).resolve().parent.parent
-LICENCE = "<!-- SPDX-License-Identifier: MIT -->"
+pytestmark = pytest.mark.slow
 
 PROPERTY = settings(
     max_examples=200,

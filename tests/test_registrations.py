@@ -32,11 +32,12 @@ from typing import Any
 
 import pytest
 
-from conftest import REPO, Result
 from hookmsg.config import load_project
 from hookmsg.outputs import render_outputs
 from hookmsg.render.registrations import BOOT
 from hookmsg.workspace import load_workspace
+from tests.support.diagnostics import Result
+from tests.support.repository import REPO
 
 Cli = Callable[..., Result]
 
@@ -281,6 +282,7 @@ def test_nine_registrations_a_module_and_a_golden_for_each(rendered: dict[str, b
     assert goldens == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("surface", SURFACES)
 def test_registration_matches_golden(rendered: dict[str, bytes], surface: str) -> None:
     name = f"{surface}/{SURFACES[surface]}"
@@ -554,6 +556,7 @@ def _replace_in(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_new_edit_guard_changes_exactly_the_files_that_register_edit(
     project: Path, cli: Cli
 ) -> None:
@@ -678,6 +681,7 @@ def test_install_render_refuses_an_unknown_harness(project: Path, cli: Cli, harn
     assert f"'{harness}'" in result.err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("surface", SURFACES)
 def test_install_render_fills_in_every_install_token(project: Path, cli: Cli, surface: str) -> None:
     result = cli(
@@ -710,6 +714,7 @@ def test_install_render_drops_a_trailing_slash_of_the_root(project: Path, cli: C
 # --------------------------------------------------------------------------- package and inventory
 
 
+@pytest.mark.slow
 def test_package_holds_every_registration_under_its_harness_folder(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -22,29 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (
-    BINDINGS,
-    BODY,
-    CROSS,
-    DRIVES,
-    ESTABLISHED,
-    LICENCE,
-    TITLE,
-    VALID,
-    Finding,
-    Position,
-    Result,
-    append,
-    edit,
-    line_of,
-    located,
-    outside,
-    positions,
-    replace,
-    run_findings,
-    write,
-)
 from hookmsg.codes import RULES
+from tests.support.diagnostics import Finding, Position, Result, located, positions, run_findings
+from tests.support.message import BINDINGS, BODY, CROSS, DRIVES, ESTABLISHED, LICENCE, TITLE, VALID
+from tests.support.repository import outside
+from tests.support.text import append, edit, line_of, replace, write
 
 Cli = Callable[..., Result]
 
@@ -273,6 +255,7 @@ def test_t001_no_title(project: Path, cli: Cli) -> None:
 # --------------------------------------------------------------------------- B: bindings
 
 
+@pytest.mark.slow
 def test_b001_no_bindings(project: Path, cli: Cli) -> None:
     text = VALID.split(f"\n{BINDINGS}", 1)[0]
     assert text.endswith(f"{BODY}\n")
@@ -1170,6 +1153,7 @@ def test_s011_unknown_key(project: Path, cli: Cli) -> None:
     assert skill_findings(project, cli, content) == [(4, 1, "S011")]
 
 
+@pytest.mark.slow
 def test_s012_duplicate_name(project: Path, cli: Cli) -> None:
     append(skills(project), '[[sources]]\nkind = "commands"\npath = "commands"\ngroup = "build"\n')
     write(project / "commands/case.md", "---\ndescription: The command.\n---\nRun.\n")
