@@ -19,8 +19,8 @@ import pytest
 
 from hookmsg.doit_state import MEMO_TABLE, StampChecker, open_state, remember
 from hookmsg.file_memo import SETTLE_NS, FileMemo
-
-REPO = Path(__file__).resolve().parent.parent
+from tests.support.doit import doit
+from tests.support.repository import WITH_DODO, copy_repository
 
 
 def _later() -> int:
@@ -216,32 +216,13 @@ def test_the_checker_takes_any_other_state_as_modified(tmp_path: Path, state: ob
     assert checker.get_state(str(path), state) is not None
 
 
-def _doit(root: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "doit", *argv],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
-    )
-
-
+@pytest.mark.slow
 def test_doit_follows_a_catalogue_edit_that_keeps_size_and_mtime(tmp_path: Path) -> None:
     """End to end: the memo is in use, and a same-stat-looking edit still reaches the graph."""
-    import shutil
-
-    root = tmp_path / "repo"
-    root.mkdir()
-    for name in ("pyproject.toml", "messages", "catalog", "generated", "dodo.py", "scripts"):
-        source = REPO / name
-        if source.is_dir():
-            shutil.copytree(source, root / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, root / name)
+    root = copy_repository(tmp_path / "repo", WITH_DODO)
     harnesses = root / "catalog/harnesses.toml"
     time.sleep(SETTLE_NS / 1e9 + 0.2)  # let the copied files settle, so they are remembered
-    assert _doit(root).returncode == 0
+    assert doit(root).code == 0
     with sqlite3.connect(root / ".doit.db") as db:
         keys = [row[0] for row in db.execute(f"SELECT key FROM {MEMO_TABLE}")]
     db.close()
@@ -255,8 +236,8 @@ def test_doit_follows_a_catalogue_edit_that_keeps_size_and_mtime(tmp_path: Path)
     harnesses.write_text(edited, encoding="utf-8")
     os.utime(harnesses, ns=(before.st_atime_ns, before.st_mtime_ns))
 
-    done = _doit(root)
-    assert done.returncode == 0, done.stdout + done.stderr
+    done = doit(root)
+    assert done.code == 0, done.output
     renamed = [p.relative_to(root / "generated").as_posix() for p in root.glob("generated/*/*")]
     assert any(name.endswith("/hookz.json") for name in renamed), renamed
     check = subprocess.run(
