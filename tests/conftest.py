@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from hookmsg.cli import run
-from hookmsg.codes import RULES
+from hookmsg.codes import CODES
 
 REPO = Path(__file__).resolve().parent.parent
 COPIED = ("pyproject.toml", "messages", "catalog", "generated")
@@ -131,7 +131,7 @@ def parse_findings(out: str) -> list[Finding]:
     for line in out.split("\n")[:-1] if out else []:
         match = FINDING_LINE.match(line)
         assert match is not None, f"not a diagnostic line: {line!r}"
-        assert match["code"] in RULES, line
+        assert match["code"] in CODES, line
         found.append(
             Finding(
                 match["path"],

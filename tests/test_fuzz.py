@@ -10,7 +10,7 @@ Two kinds of input, each written to a file and validated in-process through
   licence line, remove the `## Bindings` heading, change an arrow glyph.
 
 Whatever the input, the run exits 0 or 1, raises nothing, prints no traceback, and
-prints only `path:line:col: CODE message` lines whose code is in `hookmsg.codes.RULES`
+prints only `path:line:col: CODE message` lines whose code is in `hookmsg.codes.CODES`
 (exit 1 exactly when it prints one). Mutations that certainly break a rule (no licence
 line, no `## Bindings`, U+202E or `${X}` in the body, `Drives ->` for `Drives →`) exit 1
 with the rule's code.
@@ -40,7 +40,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from hookmsg.cli import run
-from hookmsg.codes import RULES
+from hookmsg.codes import CODES
 
 REPO = Path(__file__).resolve().parent.parent
 COPIED = ("pyproject.toml", "messages", "catalog", "generated")
@@ -111,7 +111,7 @@ def codes(result: Result) -> list[str]:
     for line in lines[:-1]:
         match = DIAGNOSTIC.match(line)
         assert match is not None, f"not a diagnostic line: {line!r}"
-        assert match["code"] in RULES, line
+        assert match["code"] in CODES, line
         found.append(match["code"])
     assert (result.code == 1) == bool(found), result
     return found

@@ -11,7 +11,7 @@ configuration rules edit the copied `catalog/*.toml` and `pyproject.toml`.
 Expected line numbers in the catalogue are computed from the edited text, so the tests
 follow the real catalogue as it grows.
 
-The last test fails when a code is added to `hookmsg.codes.RULES` without a test here.
+The last test fails when a code is added to `hookmsg.codes.CODES` without a test here.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from conftest import (
     run_findings,
     write,
 )
-from hookmsg.codes import RULES
+from hookmsg.codes import CODES
 
 Cli = Callable[..., Result]
 
@@ -846,7 +846,7 @@ def test_every_rule_code_has_a_test_here() -> None:
     source = Path(__file__).read_text(encoding="utf-8")
     missing = [
         code
-        for code in RULES
+        for code in CODES
         if code not in TESTED_ELSEWHERE
         and not re.search(rf"^def test_{code.lower()}_", source, re.MULTILINE)
     ]

@@ -107,6 +107,12 @@ OUTPUTS: tuple[OutputSpec, ...] = (
         code=("render/registrations.py",),
     ),
     OutputSpec(
+        "rules",
+        "Write generated/rules.md, the table of every diagnostic code.",
+        {"rules.md": "hookmsg.render.rules_table:render_rules_table"},
+        code=("render/rules_table.py",),
+    ),
+    OutputSpec(
         "outputs",
         "Write generated/outputs.json (every output's name); remove stale outputs.",
         {MANIFEST: "hookmsg.outputs:render_manifest"},

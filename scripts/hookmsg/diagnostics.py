@@ -7,7 +7,9 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Literal
+from typing import Literal, cast
+
+from hookmsg.codes import KNOWN_CODES, Code
 
 Severity = Literal["error", "warning"]
 FORMATS = ("text", "json", "github")
@@ -46,7 +48,7 @@ class Diagnostic:
     path: str
     line: int
     col: int
-    code: str
+    code: Code
     message: str
     severity: Severity = "error"
     # Optional detail for machine formats: a unified diff, and the advice that fixes it.
@@ -88,13 +90,13 @@ def parse_diagnostic_lines(text: str) -> list[Diagnostic]:
     found = []
     for line in text.splitlines():
         match = _LINE.match(line)
-        if match:
+        if match and match["code"] in KNOWN_CODES:
             found.append(
                 Diagnostic(
                     match["path"],
                     int(match["line"]),
                     int(match["col"]),
-                    match["code"],
+                    cast("Code", match["code"]),
                     match["msg"],
                 )
             )

@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from hookmsg.codes import Code
 from hookmsg.diagnostics import Diagnostic
 
 DELIMITER = "---"
@@ -99,7 +100,7 @@ def read_front_matter(text: str, display: str) -> tuple[FrontMatter | None, list
     yaml_text = "\n".join(lines[1:end])
     body = "\n".join(lines[end + 1 :])
 
-    def at(line: int, col: int, code: str, message: str) -> Diagnostic:
+    def at(line: int, col: int, code: Code, message: str) -> Diagnostic:
         # Line 0 of the YAML is line 2 of the file.
         return Diagnostic(display, line + 2, col + 1, code, message)
 
@@ -129,7 +130,7 @@ def read_front_matter(text: str, display: str) -> tuple[FrontMatter | None, list
 
 
 def _yaml_error(
-    error: yaml.YAMLError, yaml_text: str, at: Callable[[int, int, str, str], Diagnostic]
+    error: yaml.YAMLError, yaml_text: str, at: Callable[[int, int, Code, str], Diagnostic]
 ) -> Diagnostic:
     """S005 when the line it failed on is indented with a tab, else S003."""
     line, col = _error_position(error, yaml_text)
@@ -145,7 +146,7 @@ def _fields(
     loader: yaml.SafeLoader,
     root: yaml.MappingNode,
     body: str,
-    at: Callable[[int, int, str, str], Diagnostic],
+    at: Callable[[int, int, Code, str], Diagnostic],
 ) -> tuple[FrontMatter | None, list[Diagnostic]]:
     fields: dict[str, Field] = {}
     unreadable: set[str] = set()

@@ -25,6 +25,7 @@ from pydantic import (
 )
 
 from hookmsg.catalogue import HookRegistry
+from hookmsg.codes import Code
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.regexcheck import nested_quantifier
 from hookmsg.source import read_source
@@ -173,7 +174,7 @@ class LoadedGuards:
 def _check_entry(
     name: str, raw: Any, text: str, display: str
 ) -> tuple[_Data | None, list[Diagnostic]]:
-    def at(loc: tuple[str | int, ...], code: str, message: str) -> Diagnostic:
+    def at(loc: tuple[str | int, ...], code: Code, message: str) -> Diagnostic:
         return Diagnostic(display, locate(text, (name, *loc)), 1, code, message)
 
     if not isinstance(raw, dict):
@@ -277,7 +278,7 @@ def check_references(
         spec = DETECTORS.get(detector) if isinstance(detector, str) else None
         line = locate(text, (name,))
 
-        def at(code: str, message: str, line: int = line) -> None:
+        def at(code: Code, message: str, line: int = line) -> None:
             found.append(Diagnostic(display, line, 1, code, message))
 
         if name not in messages:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from hookmsg.codes import Code
 from hookmsg.declared import OUTPUTS, Leftovers, survey
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import WriteError
@@ -319,7 +320,7 @@ def _stage(output: Output) -> tuple[Path, Path]:
     return temporary, output.path
 
 
-DRIFT_CODES = {
+DRIFT_CODES: dict[str, Code] = {
     "drifted": "G002",
     "missing": "G003",
     "stale": "G004",

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from hookmsg.codes import Code
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.paths import is_inside
 
@@ -85,7 +86,7 @@ def read_source(
     diagnostic.
     """
 
-    def fail(code: str, message: str, line: int = 1, col: int = 1) -> list[Diagnostic]:
+    def fail(code: Code, message: str, line: int = 1, col: int = 1) -> list[Diagnostic]:
         return [Diagnostic(display, line, col, code, message)]
 
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hookmsg.codes import Code
 from hookmsg.config import Project
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import EXIT_FINDINGS, EXIT_OK
@@ -38,7 +39,7 @@ def verify(
     except JsonRefusal as error:
         raise refused(error, "verify") from None
 
-    def report(code: str, message: str, path: str = settings.display) -> int:
+    def report(code: Code, message: str, path: str = settings.display) -> int:
         emit([Diagnostic(path, 1, 1, code, message)], "text")
         return EXIT_FINDINGS
 

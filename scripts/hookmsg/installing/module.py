@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 from hookmsg.catalogue import Harness, HookRegistry
+from hookmsg.codes import Code
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from hookmsg.installing import root as install_root
@@ -111,7 +112,7 @@ def install_module(
 
 
 def verify_module(harness: Harness, registry: HookRegistry, path: Path) -> int:
-    def report(code: str, message: str, where: str = str(path)) -> int:
+    def report(code: Code, message: str, where: str = str(path)) -> int:
         emit([Diagnostic(where, 1, 1, code, message)], "text")
         return EXIT_FINDINGS
 

@@ -6,6 +6,7 @@ import json
 from collections import Counter
 
 from hookmsg.catalogue import HarnessCatalogue, HookRegistry
+from hookmsg.codes import Code
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.render.registrations import (
     TOKEN,
@@ -38,7 +39,7 @@ def check(
             continue
         shown = f"{generated}/{harness.id}/{registration.file}"
 
-        def report(code: str, message: str, *, path: str = shown, line: int = 1) -> None:
+        def report(code: Code, message: str, *, path: str = shown, line: int = 1) -> None:
             found.append(Diagnostic(path, line, 1, code, message))
 
         text = render_registration(harness, registry)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 
 from hookmsg.catalogue import HookRegistry
+from hookmsg.codes import Code
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.tomlpos import locate
 from hookmsg.vocabulary import EVENTS, TOOL_EVENTS
@@ -25,7 +26,11 @@ def check(
     found: list[Diagnostic] = []
 
     def at(
-        loc: tuple[str | int, ...], code: str, message: str, needle: str | None = None, nth: int = 1
+        loc: tuple[str | int, ...],
+        code: Code,
+        message: str,
+        needle: str | None = None,
+        nth: int = 1,
     ) -> None:
         found.append(Diagnostic(display, locate(text, loc, needle, nth), 1, code, message))
 
