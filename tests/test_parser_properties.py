@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from hookmsg.codes import CODES
 from hookmsg.message import Message, parse_text
-from hookmsg.rules import MessageContext, check_message
+from hookmsg.rules.messages import MessageContext, check_message
 
 REPO = Path(__file__).resolve().parent.parent
 LICENCE = "<!-- SPDX-License-Identifier: MIT -->"

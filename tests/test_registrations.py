@@ -350,6 +350,39 @@ def test_only_documented_install_tokens(surface: str) -> None:
         assert tokens == {"PYTHON_BIN", "HARNESS_ROOT"}
 
 
+@pytest.mark.parametrize("strict", [False, True], ids=["advise", "strict"])
+def test_the_renderer_writes_only_parsable_delivered_token_safe_registrations(
+    project: Path, strict: bool
+) -> None:
+    # What were the H001, H003 and H005 findings: no registry can break them, so they are
+    # the renderer's guarantee, proved here for every harness in both modes: each JSON
+    # registration parses, registers only events the harness hands to the model (or, in
+    # strict mode, those it takes a refusal on), and keeps only its documented tokens.
+    from hookmsg.render.registrations import (
+        allowed_tokens,
+        entries_for,
+        is_module,
+        render_registration,
+    )
+
+    catalogue = load_workspace(load_project(project)).catalogue
+    assert catalogue.registry is not None and catalogue.harnesses is not None
+    checked = []
+    for harness in catalogue.harnesses.harnesses:
+        if harness.registration is None:
+            continue
+        text = render_registration(harness, catalogue.registry, strict=strict)
+        if not is_module(harness):
+            json.loads(text)
+        delivered = {*harness.events, *(harness.deny_events if strict else ())}
+        events = {e.event for e in entries_for(harness, catalogue.registry, strict=strict)}
+        assert events <= delivered, (harness.id, sorted(events - delivered))
+        tokens = set(TOKEN.findall(text))
+        assert tokens <= allowed_tokens(harness), (harness.id, sorted(tokens))
+        checked.append(harness.id)
+    assert sorted(checked) == sorted([*SURFACES, *MODULES])
+
+
 @pytest.mark.parametrize("surface", SURFACES)
 def test_contract_flag_on_every_harness_but_claude_code(surface: str) -> None:
     text = golden_text(surface)

@@ -41,7 +41,7 @@ def _cached_check(args: argparse.Namespace) -> bool:
     if not args.check or getattr(args, "only", None):
         return False
     from hookmsg.fastcheck import known_clean
-    from hookmsg.project import find_root
+    from hookmsg.settings import find_root
 
     if not known_clean(find_root()):
         return False

@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from hookmsg.codes import Code
 from hookmsg.declared import OUTPUTS, Leftovers, survey
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import WriteError
+from hookmsg.rules.outputs import DriftState, drift
 from hookmsg.workspace import Workspace
 
 MAX_DIFF_LINES = 60
@@ -150,9 +150,13 @@ def leftovers(workspace: Workspace) -> Leftovers:
 def refused_leftovers(workspace: Workspace) -> list[Diagnostic]:
     """G005 for each file hookmsg did not write, G006 for each link, in the generated folder."""
     left = leftovers(workspace)
+    refused: tuple[tuple[DriftState, tuple[Path, ...]], ...] = (
+        ("foreign", left.foreign),
+        ("link", left.links),
+    )
     return [
         Drift(workspace.project.relative(path), state).diagnostic()
-        for state, paths in (("foreign", left.foreign), ("link", left.links))
+        for state, paths in refused
         for path in paths
     ]
 
@@ -320,24 +324,8 @@ def _stage(output: Output) -> tuple[Path, Path]:
     return temporary, output.path
 
 
-DRIFT_CODES: dict[str, Code] = {
-    "drifted": "G002",
-    "missing": "G003",
-    "stale": "G004",
-    "foreign": "G005",
-    "link": "G006",
-}
-_DRIFT_TEXT = {
-    "drifted": "differs from what the sources produce",
-    "missing": "is missing",
-    "stale": "is produced by nothing",
-    "foreign": "was not written by hookmsg (not in the generated folder's outputs.json); "
-    "build never removes it: move or delete it yourself",
-    "link": "is a symbolic link; the generated folder holds only real files and folders, "
-    "and build never writes through a link: replace it with a real folder or remove it",
-}
 # States that `build` does not repair: it refuses and writes nothing.
-REFUSED_STATES = frozenset({"foreign", "link"})
+REFUSED_STATES: frozenset[DriftState] = frozenset({"foreign", "link"})
 
 
 @dataclass(frozen=True)
@@ -345,21 +333,13 @@ class Drift:
     """One generated file that differs from what the sources produce."""
 
     display: str
-    state: str  # "drifted", "missing", "stale", "foreign" or "link"
+    state: DriftState
     diff: tuple[str, ...] = ()
 
     def diagnostic(self, *, blocked: bool = False) -> Diagnostic:
         """The finding, carrying its diff and its fix for the machine formats."""
         fix = "" if self.state in REFUSED_STATES else fix_advice(blocked=blocked)
-        return Diagnostic(
-            self.display,
-            1,
-            1,
-            DRIFT_CODES[self.state],
-            _DRIFT_TEXT[self.state],
-            diff="".join(self.diff),
-            fix=fix,
-        )
+        return drift(self.display, self.state, diff="".join(self.diff), fix=fix)
 
 
 def _diff(display: str, committed: bytes, expected: bytes) -> tuple[str, ...]:
@@ -391,11 +371,12 @@ def find_drift(workspace: Workspace, outputs: list[Output], *, stale: bool = Tru
             found.append(Drift(output.display, "drifted", diff))
     if stale:
         left = leftovers(workspace)
-        for state, paths in (
+        states: tuple[tuple[DriftState, tuple[Path, ...]], ...] = (
             ("stale", left.stale),
             ("foreign", left.foreign),
             ("link", left.links),
-        ):
+        )
+        for state, paths in states:
             found += [Drift(workspace.project.relative(p), state) for p in paths]
     return found
 

@@ -1,6 +1,7 @@
-"""Find the project and read its raw `[tool.hookmsg]` table.
+"""The project's fixed names: `pyproject.toml`, the setting defaults, the registration files.
 
-Kept free of heavy imports: `dodo.py` uses it to list files at load time.
+Kept free of heavy imports: `dodo.py` uses it to list files at load time. Finding the
+project and reading its settings is `settings.py`.
 """
 
 from __future__ import annotations
@@ -10,9 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from hookmsg.declared import CATALOG_FILES, safe_registration
-from hookmsg.errors import ConfigError
 
-__all__ = ["CATALOG_FILES", "DEFAULTS", "PYPROJECT", "find_root", "read_tool_table"]
+__all__ = ["CATALOG_FILES", "DEFAULTS", "PYPROJECT", "archive_name", "registration_files"]
 
 PYPROJECT = "pyproject.toml"
 
@@ -55,36 +55,3 @@ def registration_files(root: Path, settings: dict[str, Any]) -> list[str]:
 def archive_name(version: str) -> str:
     """The release archive's file name, inside `dist/`, for a content version."""
     return f"hookmsg-assets-{version}.tar.gz"
-
-
-def find_root(start: Path | None = None) -> Path:
-    """The folder of the nearest `pyproject.toml` from `start` (default: cwd) upward."""
-    here = (start or Path.cwd()).absolute()
-    for folder in (here, *here.parents):
-        if (folder / PYPROJECT).is_file():
-            return folder
-    raise ConfigError(f"{here}:1:1: K002 no {PYPROJECT} found here or in any parent folder")
-
-
-def read_tool_table(root: Path) -> tuple[dict[str, Any], str]:
-    """The `[tool.hookmsg]` table (empty if absent) and the file's text, for positions."""
-    path = root / PYPROJECT
-    try:
-        text = path.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path}:1:1: K002 cannot read {PYPROJECT}: {error}") from None
-    except RecursionError:
-        raise ConfigError(f"{path}:1:1: K002 {PYPROJECT} is nested too deeply to read") from None
-    except tomllib.TOMLDecodeError as error:
-        from hookmsg.tomlpos import toml_error_position
-
-        line, col, message = toml_error_position(error, text)
-        raise ConfigError(
-            f"{path}:{line}:{col}: K002 {PYPROJECT} is not valid TOML: {message}"
-        ) from None
-    tool = data.get("tool", {})
-    table = tool.get("hookmsg", {}) if isinstance(tool, dict) else {}
-    if not isinstance(table, dict):
-        raise ConfigError(f"{path}:1:1: K001 [tool.hookmsg] must be a table")
-    return table, text

@@ -10,15 +10,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hookmsg.catalogue import Catalogue, load_catalogue
+from hookmsg.catalogue import Catalogue
 from hookmsg.config import Project
 from hookmsg.diagnostics import Diagnostic, sort_diagnostics
 from hookmsg.errors import UsageError
+from hookmsg.loading import load_catalogue
 from hookmsg.message import Message, parse_message, parse_text
 from hookmsg.paths import is_inside, real, resolve_inside
 from hookmsg.render.skill_index import SkillIndex, render_skill_index
-from hookmsg.rules import MessageContext, check_message
-from hookmsg.rules import registry as registry_rules
+from hookmsg.rules import files
+from hookmsg.rules import outputs as outputs_rules
+from hookmsg.rules import wiring as wiring_rules
+from hookmsg.rules.families import ProjectFacts, check_project
+from hookmsg.rules.messages import MessageContext, check_message
 from hookmsg.source import read_source
 
 SKILL_INDEX = "skill-index"
@@ -145,7 +149,7 @@ def message_files(project: Project) -> tuple[list[Path], list[Diagnostic]]:
     shown = project.settings.messages
 
     def problem(text: str) -> tuple[list[Path], list[Diagnostic]]:
-        return [], [Diagnostic(shown, 1, 1, "F007", text)]
+        return [], [files.folder_problem(shown, text)]
 
     try:
         if not folder.is_dir():
@@ -223,23 +227,13 @@ def _budget(workspace: Workspace) -> list[Diagnostic]:
     index = workspace.skill_index
     if index is None:
         return []
-    budget = workspace.project.settings.skill_index_budget
-    found = []
-    for form, size in (("plugin", index.plugin_size), ("engine", index.engine_size)):
-        if size > budget:
-            groups = index.largest_groups(3, engine=form == "engine")
-            largest = ", ".join(f"{title} ({chars})" for title, chars in groups)
-            found.append(
-                Diagnostic(
-                    workspace.project.relative(workspace.project.catalog_file("skills.toml")),
-                    1,
-                    1,
-                    "G001",
-                    f"skill index ({form} form) delivers {size} characters, {size - budget} over "
-                    f"the {budget} budget; largest groups: {largest}",
-                )
-            )
-    return found
+    project = workspace.project
+    return outputs_rules.skill_index_budget(
+        project.relative(project.catalog_file("skills.toml")),
+        project.settings.skill_index_budget,
+        {"plugin": index.plugin_size, "engine": index.engine_size},
+        {form: index.largest_groups(3, engine=form == "engine") for form in ("plugin", "engine")},
+    )
 
 
 def validate_workspace(workspace: Workspace) -> list[Diagnostic]:
@@ -254,47 +248,21 @@ def validate_workspace(workspace: Workspace) -> list[Diagnostic]:
 
 
 def _validate_workspace(workspace: Workspace) -> list[Diagnostic]:
-    found = list(workspace.diagnostics)
-    for message in workspace.messages.values():
-        # An authored file may not take the generated skill index's name; it is still
-        # checked, but as a file the registry knows nothing about.
-        reserved = message.name == SKILL_INDEX
-        if reserved:
-            text = f"'{SKILL_INDEX}' is the name of the generated skill index"
-            found.append(Diagnostic(message.display, 1, 1, "R009", text))
-        found += check_message(message, workspace.context_for(message, registered=not reserved))
+    generated = {}
     if workspace.skill_index_message is not None:
-        index = workspace.skill_index_message
-        found += check_message(index, workspace.context_for(index, registered=True))
-    registry = workspace.catalogue.registry
-    names = workspace.message_names()
-    if registry is not None and names is not None:
-        found += registry_rules.check(
-            registry,
-            workspace.catalogue.registry_text,
-            workspace.catalogue.registry_display,
-            names,
-            readable=workspace.all_messages().keys(),
-        )
-    guards = workspace.catalogue.guards
-    if registry is not None and names is not None and guards is not None and guards.text:
-        from hookmsg.guarddata import check_references
-
-        found += check_references(
-            guards, registry, workspace.catalogue.registry_display, set(names)
-        )
-    harnesses = workspace.catalogue.harnesses
-    if registry is not None and harnesses is not None:
-        from hookmsg.rules import contract
-
-        found += contract.check(
-            registry,
-            workspace.catalogue.registry_text,
-            workspace.catalogue.registry_display,
-            harnesses,
-            workspace.project.settings.generated,
-        )
-    found += _budget(workspace)
+        generated[SKILL_INDEX] = workspace.skill_index_message
+    facts = ProjectFacts(
+        catalogue=workspace.catalogue,
+        messages=workspace.messages,
+        generated_messages=generated,
+        generated_names=frozenset({SKILL_INDEX}),
+        names=workspace.message_names(),
+        context_for=lambda message, registered: workspace.context_for(
+            message, registered=registered
+        ),
+        generated=workspace.project.settings.generated,
+    )
+    found = [*workspace.diagnostics, *check_project(facts), *_budget(workspace)]
     return sort_diagnostics(found)
 
 
@@ -323,7 +291,7 @@ def validate_paths(workspace: Workspace, paths: Sequence[Path]) -> list[Diagnost
         registered = path.absolute().resolve().parent == messages_dir
         found += check_message(message, workspace.context_for(message, registered=registered))
         if registered and workspace.catalogue.registry is not None:
-            found += registry_rules.unregistered(
+            found += wiring_rules.unregistered(
                 workspace.catalogue.registry,
                 workspace.catalogue.registry_display,
                 message.name,

@@ -1,4 +1,7 @@
-"""Registry rules: R001-R008, the links between `catalog/hooks.toml` and the messages."""
+"""Wiring rules: R001-R008, the links between the hook registry and the message files.
+
+The hook registry is `catalog/hooks.toml`; this module checks what it wires.
+"""
 
 from __future__ import annotations
 
