@@ -35,7 +35,7 @@ import pytest
 from conftest import REPO, Result
 from hookmsg.config import load_project
 from hookmsg.outputs import render_outputs
-from hookmsg.render.registrations import BOOT
+from hookmsg.registration_plan import BOOT
 from hookmsg.workspace import load_workspace
 
 Cli = Callable[..., Result]
@@ -358,12 +358,8 @@ def test_the_renderer_writes_only_parsable_delivered_token_safe_registrations(
     # the renderer's guarantee, proved here for every harness in both modes: each JSON
     # registration parses, registers only events the harness hands to the model (or, in
     # strict mode, those it takes a refusal on), and keeps only its documented tokens.
-    from hookmsg.render.registrations import (
-        allowed_tokens,
-        entries_for,
-        is_module,
-        render_registration,
-    )
+    from hookmsg.registration_plan import allowed_tokens, entries_for, is_module
+    from hookmsg.render.registrations import render_registration
 
     catalogue = load_workspace(load_project(project)).catalogue
     assert catalogue.registry is not None and catalogue.harnesses is not None

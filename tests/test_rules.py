@@ -876,18 +876,27 @@ SHELL_SURFACES = (
 
 def test_repository_registrations_pass_every_contract_rule(project: Path, cli: Cli) -> None:
     from hookmsg.config import load_project
+    from hookmsg.registration_plan import is_module
+    from hookmsg.render.registrations import render_registration
     from hookmsg.rules import contract
     from hookmsg.workspace import load_workspace
 
     assert run_findings(cli, "validate") == []
     catalogue = load_workspace(load_project(project)).catalogue
     assert catalogue.registry is not None and catalogue.harnesses is not None
+    rendered = {
+        harness.id: render_registration(harness, catalogue.registry)
+        for harness in catalogue.harnesses.harnesses
+        if harness.registration is not None and not is_module(harness)
+    }
+    assert len(rendered) == 9
     found = contract.check(
         catalogue.registry,
         catalogue.registry_text,
         catalogue.registry_display,
         catalogue.harnesses,
         "generated",
+        rendered=rendered,
     )
     assert found == []
 

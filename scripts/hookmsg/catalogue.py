@@ -291,8 +291,10 @@ class SkillCatalogue(_Strict):
 
 
 @dataclass
-class Catalogue:
-    """The loaded catalogue; a part that failed to load is None, with its diagnostics."""
+class PartialCatalogue:
+    """The catalogue as the loader found it: a part that failed to load is None, with its
+    diagnostics. Rules read it (they report on what did load); renderers never do: they
+    receive `sources.LoadedCatalogue`, every part loaded (`Workspace.sources()`)."""
 
     registry: HookRegistry | None = None
     harnesses: HarnessCatalogue | None = None

@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from hookmsg.catalogue import Catalogue, HarnessCatalogue, HookRegistry, SkillCatalogue
+from hookmsg.catalogue import HarnessCatalogue, HookRegistry, PartialCatalogue, SkillCatalogue
 from hookmsg.config import Project
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.guarddata import GuardData, LoadedGuards
@@ -51,10 +51,10 @@ def _load(
         return None, source.text, problems
 
 
-def load_catalogue(project: Project) -> Catalogue:
+def load_catalogue(project: Project) -> PartialCatalogue:
     """Load and validate every catalogue file; never raises for bad content."""
     max_bytes = project.settings.max_file_bytes
-    catalogue = Catalogue()
+    catalogue = PartialCatalogue()
     hooks = project.catalog_file("hooks.toml")
     catalogue.registry_display = project.relative(hooks)
     catalogue.registry, catalogue.registry_text, found = _load(

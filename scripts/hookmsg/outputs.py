@@ -18,10 +18,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from hookmsg.catalogue import HarnessCatalogue
 from hookmsg.declared import OUTPUTS, Leftovers, survey
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import WriteError
 from hookmsg.rules.outputs import DriftState, drift
+from hookmsg.sources import Sources
 from hookmsg.workspace import Workspace
 
 MAX_DIFF_LINES = 60
@@ -33,7 +35,7 @@ class Generator:
     """One generated file: its name inside `generated/` and the function that renders it."""
 
     name: str
-    render: Callable[[Workspace], str]
+    render: Callable[[Sources], str]
     task: str = ""
 
 
@@ -43,25 +45,20 @@ def _function(dotted: str) -> Callable[..., str]:
     return function
 
 
-def render_skill_index_file(workspace: Workspace) -> str:
-    if workspace.skill_index is None:
-        raise ValueError("the skill catalogue did not load")
-    return workspace.skill_index.text
+def render_skill_index_file(sources: Sources) -> str:
+    return sources.skill_index.text
 
 
-def render_registration_file(workspace: Workspace, harness_id: str) -> str:
+def render_registration_file(sources: Sources, harness_id: str) -> str:
     from hookmsg.render.registrations import render_registration
 
-    harnesses = workspace.catalogue.harnesses
-    registry = workspace.catalogue.registry
-    if harnesses is None or registry is None:
-        raise ValueError("the harness catalogue or the registry did not load")
+    harnesses = sources.catalogue.harnesses
     harness = next(h for h in harnesses.harnesses if h.id == harness_id)
-    return render_registration(harness, registry)
+    return render_registration(harness, sources.catalogue.registry)
 
 
-def render_manifest(workspace: Workspace) -> str:
-    names = [g.name for g in all_generators(workspace)]
+def render_manifest(sources: Sources) -> str:
+    names = [g.name for g in _generators(sources.catalogue.harnesses)]
     record = {
         "about": "Every file hookmsg writes into this folder; build removes no other file. "
         "Generated: do not edit.",
@@ -70,9 +67,9 @@ def render_manifest(workspace: Workspace) -> str:
     return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
 
 
-def _lazy(dotted: str, *args: str) -> Callable[[Workspace], str]:
-    def render(workspace: Workspace) -> str:
-        return _function(dotted)(workspace, *args)
+def _lazy(dotted: str, *args: str) -> Callable[[Sources], str]:
+    def render(sources: Sources) -> str:
+        return _function(dotted)(sources, *args)
 
     return render
 
@@ -87,7 +84,10 @@ GENERATORS: tuple[Generator, ...] = tuple(
 
 def all_generators(workspace: Workspace) -> list[Generator]:
     """The fixed outputs, then one registration file per harness that has one."""
-    harnesses = workspace.catalogue.harnesses
+    return _generators(workspace.catalogue.harnesses)
+
+
+def _generators(harnesses: HarnessCatalogue | None) -> list[Generator]:
     generators = list(GENERATORS)
     for spec in OUTPUTS:
         if spec.per_harness is not None:
@@ -113,11 +113,13 @@ def render_outputs(workspace: Workspace, names: Iterable[str] | None = None) -> 
     """Render the chosen outputs (default: all) in memory. Writes nothing."""
     generators = all_generators(workspace)
     wanted = {g.name for g in generators} if names is None else set(names)
+    sources: Sources | None = None
     outputs = []
     for generator in generators:
         if generator.name in wanted:
+            sources = sources or workspace.sources()
             path = workspace.project.generated_dir / generator.name
-            text = generator.render(workspace)
+            text = generator.render(sources)
             outputs.append(Output(path, workspace.project.relative(path), text.encode("utf-8")))
     return outputs
 

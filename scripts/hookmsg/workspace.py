@@ -10,23 +10,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hookmsg.catalogue import Catalogue
+from hookmsg.catalogue import PartialCatalogue
 from hookmsg.config import Project
 from hookmsg.diagnostics import Diagnostic, sort_diagnostics
 from hookmsg.errors import UsageError
 from hookmsg.loading import load_catalogue
-from hookmsg.message import Message, parse_message, parse_text
-from hookmsg.paths import is_inside, real, resolve_inside
-from hookmsg.render.skill_index import SkillIndex, render_skill_index
+from hookmsg.message import Message, is_repository_path, parse_message, parse_text
+from hookmsg.paths import is_inside, real
+from hookmsg.registration_plan import is_module
+from hookmsg.render import registrations
+from hookmsg.render.skill_index import render_skill_index
 from hookmsg.rules import files
-from hookmsg.rules import outputs as outputs_rules
 from hookmsg.rules import wiring as wiring_rules
 from hookmsg.rules.families import ProjectFacts, check_project
 from hookmsg.rules.messages import MessageContext, check_message
 from hookmsg.source import read_source
-
-SKILL_INDEX = "skill-index"
-SKILL_INDEX_FILE = "skill-index.md"
+from hookmsg.sources import SKILL_INDEX, SKILL_INDEX_FILE, LoadedCatalogue, SkillIndex, Sources
 
 
 @dataclass
@@ -34,7 +33,7 @@ class Workspace:
     """The project's sources, loaded and parsed once."""
 
     project: Project
-    catalogue: Catalogue
+    catalogue: PartialCatalogue
     messages: dict[str, Message]
     skill_index: SkillIndex | None
     skill_index_message: Message | None
@@ -48,6 +47,23 @@ class Workspace:
         """Did every catalogue part load, so that every output can be rendered?"""
         parts = (self.catalogue.registry, self.catalogue.harnesses, self.skill_index)
         return all(part is not None for part in parts)
+
+    def sources(self) -> Sources:
+        """What the renderers read; ValueError when a catalogue part did not load."""
+        catalogue = self.catalogue
+        registry, harnesses, skills = catalogue.registry, catalogue.harnesses, catalogue.skills
+        index, message, entries = self.skill_index, self.skill_index_message, catalogue.entries
+        if (
+            registry is None
+            or harnesses is None
+            or skills is None
+            or entries is None
+            or index is None
+            or message is None
+        ):
+            raise ValueError("the catalogue did not load: nothing can be rendered")
+        loaded = LoadedCatalogue(registry, harnesses, skills, entries)
+        return Sources(self.project, loaded, self.messages, index, message)
 
     @property
     def skill_index_path(self) -> Path:
@@ -78,28 +94,8 @@ class Workspace:
             self._parsed[key] = read_message(self.project, Path(key), check_folders=True)[0]
         return self._parsed[key]
 
-    def cross_bindings(self) -> list[tuple[str, str]]:
-        """Every pair of messages that name each other (or one the other), sorted, once."""
-        from hookmsg.vocabulary import CROSS_BOUND
-
-        messages = self.all_messages()
-        by_path = {Path(real(str(m.path))): name for name, m in messages.items()}
-        pairs: set[tuple[str, str]] = set()
-        for name, message in messages.items():
-            for binding in message.bindings:
-                if binding.direction != CROSS_BOUND:
-                    continue
-                for span in binding.code_spans:
-                    target = resolve_inside(self.project.root, span.text)
-                    other = by_path.get(target) if target is not None else None
-                    if other is not None and other != name:
-                        pairs.add((min(name, other), max(name, other)))
-        return sorted(pairs)
-
     def referenced_paths(self) -> list[str]:
         """Every repository path that a Bindings section names, as written."""
-        from hookmsg.rules.bindings import is_repository_path
-
         return sorted(
             {
                 span.text
@@ -223,19 +219,6 @@ def _load_workspace(project: Project) -> Workspace:
     )
 
 
-def _budget(workspace: Workspace) -> list[Diagnostic]:
-    index = workspace.skill_index
-    if index is None:
-        return []
-    project = workspace.project
-    return outputs_rules.skill_index_budget(
-        project.relative(project.catalog_file("skills.toml")),
-        project.settings.skill_index_budget,
-        {"plugin": index.plugin_size, "engine": index.engine_size},
-        {form: index.largest_groups(3, engine=form == "engine") for form in ("plugin", "engine")},
-    )
-
-
 def validate_workspace(workspace: Workspace) -> list[Diagnostic]:
     """Every rule over the whole project: messages, skill index, registry, budget."""
     if _SHARED is None or _SHARED.get(_key(workspace.project), (None, None))[0] is not workspace:
@@ -247,7 +230,20 @@ def validate_workspace(workspace: Workspace) -> list[Diagnostic]:
     return list(known)
 
 
+def _json_registrations(workspace: Workspace) -> dict[str, str]:
+    """Every JSON registration, rendered in memory, for the contract rules (harness id -> text)."""
+    registry, harnesses = workspace.catalogue.registry, workspace.catalogue.harnesses
+    if registry is None or harnesses is None:
+        return {}
+    return {
+        harness.id: registrations.render_registration(harness, registry)
+        for harness in harnesses.harnesses
+        if harness.registration is not None and not is_module(harness)
+    }
+
+
 def _validate_workspace(workspace: Workspace) -> list[Diagnostic]:
+    project = workspace.project
     generated = {}
     if workspace.skill_index_message is not None:
         generated[SKILL_INDEX] = workspace.skill_index_message
@@ -261,8 +257,12 @@ def _validate_workspace(workspace: Workspace) -> list[Diagnostic]:
             message, registered=registered
         ),
         generated=workspace.project.settings.generated,
+        registrations=_json_registrations(workspace),
+        skill_index=workspace.skill_index,
+        skills_display=project.relative(project.catalog_file("skills.toml")),
+        skill_index_budget=project.settings.skill_index_budget,
     )
-    found = [*workspace.diagnostics, *check_project(facts), *_budget(workspace)]
+    found = [*workspace.diagnostics, *check_project(facts)]
     return sort_diagnostics(found)
 
 

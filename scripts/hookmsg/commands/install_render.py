@@ -12,7 +12,8 @@ import sys
 from hookmsg.config import Project
 from hookmsg.errors import EXIT_OK
 from hookmsg.installing.target import checked_workspace, fill_tokens, find_harness, safe_path
-from hookmsg.render.registrations import is_module, registration_data, render_registration
+from hookmsg.registration_plan import is_module
+from hookmsg.render.registrations import registration_data, render_registration
 from hookmsg.render.xcsh_module import fill_tokens as fill_module_tokens
 
 

@@ -19,7 +19,8 @@ from hookmsg.installing.target import (
     read_settings,
     refused,
 )
-from hookmsg.render.registrations import is_module, registration_data
+from hookmsg.registration_plan import is_module
+from hookmsg.render.registrations import registration_data
 from hookmsg.report import emit, note
 from hookmsg.rules import install as install_rules
 from hookmsg.rules.install import Finding

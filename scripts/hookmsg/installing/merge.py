@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from hookmsg.installing.jsonfile import JsonRefusal
-from hookmsg.render.registrations import BOOT, command_strings, runs_through_boot
+from hookmsg.registration_plan import BOOT, command_strings, runs_through_boot
 from hookmsg.rules import install as install_rules
 
 # `events`: "hooks" maps an event to a list of items; `list`: "hooks" is a list of items.

@@ -6,37 +6,36 @@ from typing import Any
 
 from hookmsg.render.advisory import FULL_PROCEDURE
 from hookmsg.render.jsonout import dump_json
-from hookmsg.rules.advisory import scan_template
-from hookmsg.workspace import Workspace
+from hookmsg.sources import Sources
+from hookmsg.template import scan_template
 
 
-def advisories_data(workspace: Workspace) -> dict[str, Any]:
-    registry = workspace.catalogue.registry
+def advisories_data(sources: Sources) -> dict[str, Any]:
+    registry = sources.catalogue.registry
     entries = []
-    if registry is not None:
-        for name in sorted(registry.guards):
-            message = workspace.messages.get(name)
-            advisory = message.advisory if message is not None else None
-            if message is None or advisory is None:
-                continue
-            template = advisory[0]
-            file = workspace.project.relative(message.path)
-            placeholders = sorted({p.name for p in scan_template(template).placeholders})
-            entries.append(
-                {
-                    "name": name,
-                    "file": file,
-                    "loaded_by": [
-                        {"event": event, "matcher": matcher}
-                        for event, matcher in registry.loaded_by(name)
-                    ],
-                    "template": template,
-                    "placeholders": placeholders,
-                    "full_procedure": FULL_PROCEDURE.format(file=file),
-                }
-            )
+    for name in sorted(registry.guards):
+        message = sources.messages.get(name)
+        advisory = message.advisory if message is not None else None
+        if message is None or advisory is None:
+            continue
+        template = advisory[0]
+        file = sources.project.relative(message.path)
+        placeholders = sorted({p.name for p in scan_template(template).placeholders})
+        entries.append(
+            {
+                "name": name,
+                "file": file,
+                "loaded_by": [
+                    {"event": event, "matcher": matcher}
+                    for event, matcher in registry.loaded_by(name)
+                ],
+                "template": template,
+                "placeholders": placeholders,
+                "full_procedure": FULL_PROCEDURE.format(file=file),
+            }
+        )
     return {"advisories": entries}
 
 
-def render_advisories(workspace: Workspace) -> str:
-    return dump_json(advisories_data(workspace))
+def render_advisories(sources: Sources) -> str:
+    return dump_json(advisories_data(sources))

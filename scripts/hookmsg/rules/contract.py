@@ -4,17 +4,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 
 from hookmsg.catalogue import HarnessCatalogue, HookRegistry
 from hookmsg.codes import Code
 from hookmsg.diagnostics import Diagnostic
-from hookmsg.render.registrations import (
-    command_strings,
-    entries_for,
-    is_module,
-    render_registration,
-    runs_through_boot,
-)
+from hookmsg.registration_plan import command_strings, entries_for, runs_through_boot
 from hookmsg.tomlpos import locate
 
 
@@ -24,10 +19,13 @@ def check(
     registry_display: str,
     harnesses: HarnessCatalogue,
     generated: str,
+    *,
+    rendered: Mapping[str, str],
 ) -> list[Diagnostic]:
-    """Render every registration in memory and check it against its harness's contract.
+    """Check every harness's registration against its contract.
 
-    `generated` is the generated folder as shown in diagnostics.
+    `generated` is the generated folder as shown in diagnostics; `rendered` holds each
+    JSON registration as rendered (harness id -> text), for the commands it runs.
     """
     found: list[Diagnostic] = []
     reached: set[str] = set()
@@ -43,7 +41,8 @@ def check(
         # The xcsh module is JavaScript; tests/test_xcsh_module.py runs it. A JSON
         # registration always parses, holds only delivered events and only install tokens:
         # the renderer's own tests prove it (tests/test_registrations.py).
-        data = None if is_module(harness) else json.loads(render_registration(harness, registry))
+        text = rendered.get(harness.id)
+        data = json.loads(text) if text is not None else None
         skipping = [c for c in command_strings(data) if not runs_through_boot(c)]
         if skipping:
             report(

@@ -11,18 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from hookmsg.catalogue import Catalogue
+from hookmsg.catalogue import PartialCatalogue
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.message import Message
 from hookmsg.rules.context import MessageContext
 from hookmsg.rules.messages import check_message, reserved_name
+from hookmsg.sources import SkillIndex
 
 
 @dataclass(frozen=True)
 class ProjectFacts:
     """What the project-level rules read: the parsed sources and their names."""
 
-    catalogue: Catalogue
+    catalogue: PartialCatalogue
     # Authored messages, and the generated ones (the skill index), by name.
     messages: Mapping[str, Message]
     generated_messages: Mapping[str, Message]
@@ -34,6 +35,13 @@ class ProjectFacts:
     context_for: Callable[[Message, bool], MessageContext]
     # The generated folder, as shown in diagnostics.
     generated: str
+    # What the rules on rendered outputs read: each JSON registration (harness id ->
+    # text) and the skill index (None: it could not be rendered).
+    registrations: Mapping[str, str]
+    skill_index: SkillIndex | None
+    # The skill catalogue as shown, and the budget its index must stay within.
+    skills_display: str
+    skill_index_budget: int
 
 
 def messages(facts: ProjectFacts) -> list[Diagnostic]:
@@ -94,12 +102,28 @@ def contract(facts: ProjectFacts) -> list[Diagnostic]:
         catalogue.registry_display,
         catalogue.harnesses,
         facts.generated,
+        rendered=facts.registrations,
+    )
+
+
+def skill_index_budget(facts: ProjectFacts) -> list[Diagnostic]:
+    """G001: the rendered skill index, in both install forms, within its budget."""
+    from hookmsg.rules.outputs import skill_index_budget as budget_rule
+
+    index = facts.skill_index
+    if index is None:
+        return []
+    return budget_rule(
+        facts.skills_display,
+        facts.skill_index_budget,
+        {"plugin": index.plugin_size, "engine": index.engine_size},
+        {form: index.largest_groups(3, engine=form == "engine") for form in ("plugin", "engine")},
     )
 
 
 Family = Callable[[ProjectFacts], list[Diagnostic]]
 # Every project-level rule family, in the order it runs.
-FAMILIES: tuple[Family, ...] = (messages, wiring, guard_references, contract)
+FAMILIES: tuple[Family, ...] = (messages, wiring, guard_references, contract, skill_index_budget)
 
 
 def check_project(facts: ProjectFacts) -> list[Diagnostic]:
