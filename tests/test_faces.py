@@ -122,6 +122,15 @@ def test_readme_links_to_the_generated_rule_table() -> None:
 # formats and colours
 
 
+def test_the_format_choices_are_the_table_of_formatters() -> None:
+    from hookmsg.cli import FORMAT_CHOICES
+    from hookmsg.diagnostics import FORMATTERS, format_diagnostics
+
+    assert tuple(FORMATTERS) == FORMAT_CHOICES
+    with pytest.raises(ValueError, match="unknown diagnostic format 'xml'"):
+        format_diagnostics([], "xml")
+
+
 def test_json_format_has_a_stable_schema(project: Path, cli: Cli) -> None:
     _break_licence(project)
     for argv in (("validate", "--format", "json"), ("check", "--format", "json")):

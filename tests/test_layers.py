@@ -79,6 +79,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "declared",
         "diagnostics",
         "errors",
+        "jsonout",
         "lock",
         "paths",
         "project",

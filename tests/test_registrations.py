@@ -28,6 +28,7 @@ import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -803,3 +804,18 @@ def test_wiring_has_a_generated_registrations_table(project: Path) -> None:
         assert row[2] == (
             f"`{project_file}`" if project_file else "— (not installed into a project)"
         )
+
+
+def test_every_registration_format_has_one_writer_and_an_unknown_one_is_an_error() -> None:
+    from typing import get_args
+
+    from hookmsg.catalogue import Format, Harness, HookRegistry
+    from hookmsg.render import registrations
+
+    assert set(registrations.FORMATS) == set(get_args(Format)) - {"xcsh"}
+    harness = Harness.model_construct(
+        id="nobody",
+        registration=SimpleNamespace(format="yaml"),  # past validation: a new, unwired format
+    )
+    with pytest.raises(ValueError, match="no writer for format 'yaml'"):
+        registrations.registration_data(harness, HookRegistry.model_construct())

@@ -69,7 +69,7 @@ OUTPUTS: tuple[OutputSpec, ...] = (
         "Extract every guard's Advisory into generated/advisories.json.",
         {"advisories.json": "hookmsg.render.advisories:render_advisories"},
         reads=(MESSAGES, "hooks.toml"),
-        code=("render/advisories.py", "render/jsonout.py"),
+        code=("render/advisories.py",),
     ),
     OutputSpec(
         "inventory",
@@ -80,7 +80,6 @@ OUTPUTS: tuple[OutputSpec, ...] = (
         },
         reads=(MESSAGES, *CATALOG_FILES, SOURCED),
         code=(
-            "render/jsonout.py",
             "render/inventory.py",
             "templates/hook-message-inventory.md.j2",
         ),

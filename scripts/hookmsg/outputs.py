@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import difflib
 import importlib
-import json
 import os
 import signal
 import stat
@@ -22,6 +21,7 @@ from hookmsg.catalogue import HarnessCatalogue
 from hookmsg.declared import OUTPUTS, Leftovers, survey
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import WriteError
+from hookmsg.jsonout import dump_json
 from hookmsg.rules.outputs import DriftState, drift
 from hookmsg.sources import Sources
 from hookmsg.workspace import Workspace
@@ -64,7 +64,7 @@ def render_manifest(sources: Sources) -> str:
         "Generated: do not edit.",
         "outputs": sorted(names),
     }
-    return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+    return dump_json(record)
 
 
 def _lazy(dotted: str, *args: str) -> Callable[[Sources], str]:

@@ -20,6 +20,7 @@ from typing import Any
 from hookmsg import __version__
 from hookmsg.errors import WriteError
 from hookmsg.installing.jsonfile import JsonRefusal
+from hookmsg.jsonout import dump_json
 from hookmsg.rules import install as install_rules
 
 MANIFEST = "manifest.json"
@@ -36,7 +37,7 @@ def manifest_bytes(files: Mapping[str, bytes]) -> bytes:
         ],
         "version": __version__,
     }
-    return (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
+    return dump_json(manifest, ascii=True).encode()
 
 
 def with_manifest(files: Mapping[str, bytes]) -> dict[str, bytes]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from hookmsg.jsonout import dump_json
 from hookmsg.render.advisory import FULL_PROCEDURE
-from hookmsg.render.jsonout import dump_json
 from hookmsg.sources import Sources
 from hookmsg.template import scan_template
 

@@ -13,7 +13,7 @@ import tomllib
 from typing import Any
 
 from hookmsg.catalogue import Harness
-from hookmsg.render.jsonout import dump_json
+from hookmsg.jsonout import dump_json
 from hookmsg.sources import Sources
 from hookmsg.template import scan_template
 from hookmsg.vocabulary import EVENTS

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from hookmsg.delivery import why_not_delivered
-from hookmsg.render.jsonout import dump_json
+from hookmsg.jsonout import dump_json
 from hookmsg.render.templates import render
 from hookmsg.sources import SKILL_INDEX, Sources
 from hookmsg.template import scan_template

@@ -13,10 +13,12 @@ instead of Python's exit 2 (which blocks PreToolUse and keeps Codex's Stop loopi
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from hookmsg.catalogue import Harness, HookRegistry
+from hookmsg.jsonout import dump_json
 from hookmsg.registration_plan import (
     BOOT,
     PLUGIN_ROOT,
@@ -45,9 +47,7 @@ def _shell(script: str, argv: list[str]) -> str:
     return shell_command("${PYTHON_BIN}", f"${{HARNESS_ROOT}}/{script}", argv)
 
 
-def _claude_like(
-    harness: Harness, entries: list[Entry], script: str, handler_for: Any
-) -> dict[str, Any]:
+def _claude_like(entries: list[Entry], handler_for: Callable[[Entry], Any]) -> dict[str, Any]:
     events: dict[str, list[dict[str, Any]]] = {}
     for entry in entries:
         group: dict[str, Any] = {"hooks": [handler_for(entry)]}
@@ -55,6 +55,99 @@ def _claude_like(
             group["matcher"] = entry.matcher
         events.setdefault(entry.spelled, []).append(group)
     return {"hooks": events}
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What every format writes: one harness's entries, and how each runs the dispatcher."""
+
+    harness: Harness
+    entries: list[Entry]
+    script: str
+    strict: bool
+
+    def line(self, entry: Entry) -> str:
+        return _shell(self.script, _argv(self.harness, entry, self.strict))
+
+    def command(self, entry: Entry) -> dict[str, Any]:
+        return {"type": "command", "command": self.line(entry), "timeout": entry.timeout}
+
+
+def _claude_settings(job: _Job) -> dict[str, Any]:
+    # One shell string: the exec form (command + args) exists only since 2.1.139.
+    return _claude_like(job.entries, job.command)
+
+
+def _claude_plugin(job: _Job) -> dict[str, Any]:
+    def handler(entry: Entry) -> dict[str, Any]:
+        argv = _argv(job.harness, entry, job.strict)
+        command = shell_command("python3", f"${{{PLUGIN_ROOT}}}/{job.script}", argv)
+        return {"type": "command", "command": command, "timeout": entry.timeout}
+
+    data = _claude_like(job.entries, handler)
+    return {"description": "hookmsg: hook messages for Claude Code (generated)", **data}
+
+
+def _codex(job: _Job) -> dict[str, Any]:
+    return _claude_like(
+        job.entries, lambda e: {**job.command(e), "commandWindows": "& " + job.line(e)}
+    )
+
+
+def _kiro(job: _Job) -> dict[str, Any]:
+    hooks = []
+    for number, entry in enumerate(job.entries, start=1):
+        hook: dict[str, Any] = {
+            "name": f"hookmsg-{entry.event.lower()}-{number}",
+            "trigger": entry.spelled,
+            "action": {"type": "command", "command": job.line(entry)},
+            "timeout": entry.timeout,
+            "enabled": True,
+        }
+        if entry.matcher is not None:
+            hook["matcher"] = entry.matcher
+        hooks.append(hook)
+    return {"version": "v1", "hooks": hooks}
+
+
+def _copilot(job: _Job) -> dict[str, Any]:
+    events: dict[str, list[dict[str, Any]]] = {}
+    for entry in job.entries:
+        handler: dict[str, Any] = {
+            "type": "command",
+            "bash": job.line(entry),
+            "powershell": "& " + job.line(entry),
+            "timeoutSec": entry.timeout,
+        }
+        if entry.matcher is not None:
+            handler["matcher"] = entry.matcher
+        events.setdefault(entry.spelled, []).append(handler)
+    return {"version": 1, "hooks": events}
+
+
+def _cursor(job: _Job) -> dict[str, Any]:
+    cursor: dict[str, list[dict[str, Any]]] = {}
+    for entry in job.entries:
+        item: dict[str, Any] = {"command": job.line(entry), "timeout": entry.timeout}
+        if entry.matcher is not None:
+            item["matcher"] = entry.matcher
+        cursor.setdefault(entry.spelled, []).append(item)
+    return {"version": 1, "hooks": cursor}
+
+
+# One function per JSON registration format (`[harnesses.registration] format`); the xcsh
+# module is JavaScript, rendered by render/xcsh_module.py.
+FORMATS: dict[str, Callable[[_Job], dict[str, Any]]] = {
+    "claude-settings": _claude_settings,
+    "claude-plugin": _claude_plugin,
+    "codex": _codex,
+    "qwen": _claude_settings,
+    "claude-compatible": _claude_settings,
+    "devin": _claude_settings,
+    "kiro": _kiro,
+    "copilot": _copilot,
+    "cursor": _cursor,
+}
 
 
 def registration_data(
@@ -69,82 +162,11 @@ def registration_data(
         raise ValueError(f"harness '{harness.id}' has no registration")
     if is_module(harness):
         raise ValueError(f"harness '{harness.id}' has a module, not a JSON registration")
-    script = registry.dispatcher.script
+    write = FORMATS.get(registration.format)
+    if write is None:
+        raise ValueError(f"harness '{harness.id}': no writer for format '{registration.format}'")
     entries = entries_for(harness, registry, strict=strict)
-    kind = registration.format
-
-    def line(entry: Entry) -> str:
-        return _shell(script, _argv(harness, entry, strict))
-
-    def command(entry: Entry) -> dict[str, Any]:
-        return {"type": "command", "command": line(entry), "timeout": entry.timeout}
-
-    if kind == "claude-settings":
-        # One shell string: the exec form (command + args) exists only since 2.1.139.
-        return _claude_like(harness, entries, script, command)
-    if kind == "claude-plugin":
-        data = _claude_like(
-            harness,
-            entries,
-            script,
-            lambda e: {
-                "type": "command",
-                "command": shell_command(
-                    "python3", f"${{{PLUGIN_ROOT}}}/{script}", _argv(harness, e, strict)
-                ),
-                "timeout": e.timeout,
-            },
-        )
-        return {"description": "hookmsg: hook messages for Claude Code (generated)", **data}
-    if kind == "codex":
-        return _claude_like(
-            harness,
-            entries,
-            script,
-            lambda e: {**command(e), "commandWindows": "& " + line(e)},
-        )
-    if kind in ("qwen", "claude-compatible"):
-        return _claude_like(harness, entries, script, command)
-    if kind == "devin":
-        return _claude_like(harness, entries, script, command)
-    if kind == "kiro":
-        hooks = []
-        for number, entry in enumerate(entries, start=1):
-            hook: dict[str, Any] = {
-                "name": f"hookmsg-{entry.event.lower()}-{number}",
-                "trigger": entry.spelled,
-                "action": {"type": "command", "command": line(entry)},
-                "timeout": entry.timeout,
-                "enabled": True,
-            }
-            if entry.matcher is not None:
-                hook["matcher"] = entry.matcher
-            hooks.append(hook)
-        return {"version": "v1", "hooks": hooks}
-    if kind == "copilot":
-        events: dict[str, list[dict[str, Any]]] = {}
-        for entry in entries:
-            handler: dict[str, Any] = {
-                "type": "command",
-                "bash": line(entry),
-                "powershell": "& " + line(entry),
-                "timeoutSec": entry.timeout,
-            }
-            if entry.matcher is not None:
-                handler["matcher"] = entry.matcher
-            events.setdefault(entry.spelled, []).append(handler)
-        return {"version": 1, "hooks": events}
-    # cursor
-    cursor: dict[str, list[dict[str, Any]]] = {}
-    for entry in entries:
-        item: dict[str, Any] = {
-            "command": line(entry),
-            "timeout": entry.timeout,
-        }
-        if entry.matcher is not None:
-            item["matcher"] = entry.matcher
-        cursor.setdefault(entry.spelled, []).append(item)
-    return {"version": 1, "hooks": cursor}
+    return write(_Job(harness, entries, registry.dispatcher.script, strict))
 
 
 def render_registration(harness: Harness, registry: HookRegistry, *, strict: bool = False) -> str:
@@ -153,4 +175,4 @@ def render_registration(harness: Harness, registry: HookRegistry, *, strict: boo
 
         return render_xcsh_module(harness, registry)
     data = registration_data(harness, registry, strict=strict)
-    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return dump_json(data)
