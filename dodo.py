@@ -38,10 +38,10 @@ from hookmsg.declared import (  # noqa: E402 (needs the path above)
     OUTPUTS,
     SOURCED,
     OutputSpec,
+    registration_files,
     survey,
 )
 from hookmsg.errors import HookmsgError  # noqa: E402
-from hookmsg.project import registration_files  # noqa: E402
 from hookmsg.settings import checked_settings  # noqa: E402
 from hookmsg.sourcefiles import sourced_files  # noqa: E402 (standard library only)
 

@@ -77,12 +77,12 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "codes",
         "content_version",
         "declared",
+        "defaults",
         "diagnostics",
         "errors",
         "jsonout",
         "lock",
         "paths",
-        "project",
         "regexcheck",
         "report",
         "sourcefiles",
@@ -112,7 +112,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     ),
     "check and render": ("rules/*", "render/*"),
     "pipeline": ("loading", "workspace"),
-    "outputs": ("outputs", "fastcheck", "package", "install_root", "installing/*"),
+    "outputs": ("outputs", "check_cache", "archive", "install_root", "installing/*"),
     "faces": ("commands/*", "cli"),
 }
 ORDER = list(LAYERS)

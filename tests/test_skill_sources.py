@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Result, located, parse_findings, positions, run_findings, write
-from hookmsg.fastcheck import known_clean
+from hookmsg.check_cache import known_clean
 
 Cli = Callable[..., Result]
 SKILLS = "catalog/skills.toml"

@@ -43,7 +43,7 @@ def _cached_check(args: argparse.Namespace) -> bool:
     """The fast path: a check of a tree already proven clean, without the heavy imports."""
     if not args.check or getattr(args, "only", None):
         return False
-    from hookmsg.fastcheck import known_clean
+    from hookmsg.check_cache import known_clean
     from hookmsg.settings import find_root
 
     if not known_clean(find_root()):

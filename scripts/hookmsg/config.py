@@ -7,7 +7,7 @@ from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt, ValidationError, field_validator
 
-from hookmsg.project import DEFAULTS
+from hookmsg.defaults import DEFAULTS
 from hookmsg.rules.settings import schema_problems
 from hookmsg.settings import checked_settings, find_root
 

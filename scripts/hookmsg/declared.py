@@ -12,7 +12,9 @@ from __future__ import annotations
 import json
 import os
 import stat
+import tomllib
 from pathlib import Path
+from typing import Any
 
 # The manifest of outputs: every file the last build wrote into the generated folder.
 # Build removes a stale file only if this list (or its own temporary-file pattern) names it.
@@ -67,9 +69,9 @@ OUTPUTS: tuple[OutputSpec, ...] = (
     OutputSpec(
         "advisories",
         "Extract every guard's Advisory into generated/advisories.json.",
-        {"advisories.json": "hookmsg.render.advisories:render_advisories"},
+        {"advisories.json": "hookmsg.render.advisories_json:render_advisories"},
         reads=(MESSAGES, "hooks.toml"),
-        code=("render/advisories.py",),
+        code=("render/advisories_json.py",),
     ),
     OutputSpec(
         "inventory",
@@ -120,7 +122,7 @@ OUTPUTS: tuple[OutputSpec, ...] = (
 )
 # Package modules that no generator runs (the package task still depends on them).
 NOT_RUN_BY_GENERATORS = (
-    "package.py",
+    "archive.py",
     "install_root.py",
     "commands/package.py",
     "commands/install_render.py",
@@ -236,3 +238,28 @@ def survey(folder: Path, produced: set[str]) -> Leftovers:
         return tuple(sorted(paths, key=lambda p: p.as_posix()))
 
     return Leftovers(order(stale), order(foreign), order(links))
+
+
+def registration_files(root: Path, settings: dict[str, Any]) -> list[str]:
+    """`<harness>/<file>` for every harness registration, read without full validation.
+
+    For doit's targets: a name outside the safe character sets is left out (validation
+    reports it), so no path built from the catalogue can leave the generated folder.
+    """
+    path = root / settings["catalog"] / "harnesses.toml"
+    try:
+        if not path.is_file():
+            return []  # missing, a folder, or a FIFO that would block: validation reports it
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError, RecursionError, UnicodeDecodeError):
+        return []
+    found = []
+    harnesses = data.get("harnesses", [])
+    for harness in harnesses if isinstance(harnesses, list) else []:
+        registration = harness.get("registration") if isinstance(harness, dict) else None
+        if isinstance(registration, dict):
+            name = safe_registration(harness.get("id"), registration.get("file"))
+            if name is not None:
+                found.append(name)
+    return found

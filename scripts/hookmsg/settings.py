@@ -11,7 +11,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from hookmsg.project import PYPROJECT
+from hookmsg.defaults import PYPROJECT
 from hookmsg.rules import settings as rules
 
 

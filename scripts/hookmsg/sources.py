@@ -61,13 +61,13 @@ class Sources:
     project: Project
     catalogue: LoadedCatalogue
     # Authored messages by name; the generated skill index, and its text parsed as one.
-    messages: Mapping[str, Message]
+    authored: Mapping[str, Message]
     skill_index: SkillIndex
     skill_index_message: Message
 
     def all_messages(self) -> dict[str, Message]:
         """Authored messages and the generated skill index, by name."""
-        return {**self.messages, SKILL_INDEX: self.skill_index_message}
+        return {**self.authored, SKILL_INDEX: self.skill_index_message}
 
     def cross_bindings(self) -> list[tuple[str, str]]:
         """Every pair of messages that name each other (or one the other), sorted, once."""

@@ -34,12 +34,13 @@ class Workspace:
 
     project: Project
     catalogue: PartialCatalogue
-    messages: dict[str, Message]
+    # The authored message files, parsed, by name (the skill index is generated).
+    authored: dict[str, Message]
     skill_index: SkillIndex | None
     skill_index_message: Message | None
     diagnostics: list[Diagnostic]
     # Every message file found, readable or not, by name; None if the folder is unusable.
-    listed: dict[str, str] | None = None
+    files_found: dict[str, str] | None = None
     _parsed: dict[str, Message | None] = field(default_factory=dict)
 
     @property
@@ -63,7 +64,7 @@ class Workspace:
         ):
             raise ValueError("the catalogue did not load: nothing can be rendered")
         loaded = LoadedCatalogue(registry, harnesses, skills, entries)
-        return Sources(self.project, loaded, self.messages, index, message)
+        return Sources(self.project, loaded, self.authored, index, message)
 
     @property
     def skill_index_path(self) -> Path:
@@ -71,16 +72,16 @@ class Workspace:
 
     def all_messages(self) -> dict[str, Message]:
         """Authored messages and the generated skill index, by name."""
-        found = dict(self.messages)
+        found = dict(self.authored)
         if self.skill_index_message is not None:
             found[SKILL_INDEX] = self.skill_index_message
         return found
 
-    def message_names(self) -> dict[str, str] | None:
+    def registrable_names(self) -> dict[str, str] | None:
         """Every name a registry may use, with the path shown for it (None: unknown)."""
-        if self.listed is None:
+        if self.files_found is None:
             return None
-        names = dict(self.listed)
+        names = dict(self.files_found)
         names[SKILL_INDEX] = self.project.relative(self.skill_index_path)
         return names
 
@@ -195,7 +196,7 @@ def _load_workspace(project: Project) -> Workspace:
     messages: dict[str, Message] = {}
     paths, problems = message_files(project)
     diagnostics += problems
-    listed = {path.stem: project.relative(path) for path in paths}
+    found_files = {path.stem: project.relative(path) for path in paths}
     for path in paths:
         message, found = read_message(project, path)
         diagnostics += found
@@ -215,7 +216,7 @@ def _load_workspace(project: Project) -> Workspace:
         skill_index,
         skill_message,
         diagnostics,
-        listed=listed if not problems else None,
+        files_found=found_files if not problems else None,
     )
 
 
@@ -249,10 +250,10 @@ def _validate_workspace(workspace: Workspace) -> list[Diagnostic]:
         generated[SKILL_INDEX] = workspace.skill_index_message
     facts = ProjectFacts(
         catalogue=workspace.catalogue,
-        messages=workspace.messages,
+        authored=workspace.authored,
         generated_messages=generated,
         generated_names=frozenset({SKILL_INDEX}),
-        names=workspace.message_names(),
+        names=workspace.registrable_names(),
         context_for=lambda message, registered: workspace.context_for(
             message, registered=registered
         ),

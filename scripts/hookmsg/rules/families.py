@@ -25,7 +25,7 @@ class ProjectFacts:
 
     catalogue: PartialCatalogue
     # Authored messages, and the generated ones (the skill index), by name.
-    messages: Mapping[str, Message]
+    authored: Mapping[str, Message]
     generated_messages: Mapping[str, Message]
     # The names of the generated messages, whether or not they could be rendered.
     generated_names: frozenset[str]
@@ -47,7 +47,7 @@ class ProjectFacts:
 def messages(facts: ProjectFacts) -> list[Diagnostic]:
     """Every message rule on every message; R009 for an authored one with a generated name."""
     found: list[Diagnostic] = []
-    for message in facts.messages.values():
+    for message in facts.authored.values():
         # An authored file may not take a generated message's name; it is still checked,
         # but as a file the registry knows nothing about.
         for reserved in sorted(facts.generated_names):
@@ -66,7 +66,7 @@ def wiring(facts: ProjectFacts) -> list[Diagnostic]:
     catalogue = facts.catalogue
     if catalogue.registry is None or facts.names is None:
         return []
-    readable = {*facts.messages, *facts.generated_messages}
+    readable = {*facts.authored, *facts.generated_messages}
     return wiring_rules.check(
         catalogue.registry,
         catalogue.registry_text,

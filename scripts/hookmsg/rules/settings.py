@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from hookmsg.defaults import DEFAULTS, PYPROJECT
 from hookmsg.errors import ConfigError
-from hookmsg.project import DEFAULTS, PYPROJECT
 from hookmsg.sourcefiles import declared_sources, normalise
 
 PATH_KEYS = ("messages", "catalog", "generated")

@@ -84,3 +84,8 @@ def build_archive(files: Mapping[str, bytes], epoch: int) -> bytes:
                 info.size = len(data)
                 tar.addfile(info, io.BytesIO(data))
     return buffer.getvalue()
+
+
+def archive_name(version: str) -> str:
+    """The release archive's file name, inside `dist/`, for a content version."""
+    return f"hookmsg-assets-{version}.tar.gz"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from hookmsg.jsonout import dump_json
-from hookmsg.render.advisory import FULL_PROCEDURE
+from hookmsg.render.advisory_text import FULL_PROCEDURE
 from hookmsg.sources import Sources
 from hookmsg.template import scan_template
 
@@ -14,7 +14,7 @@ def advisories_data(sources: Sources) -> dict[str, Any]:
     registry = sources.catalogue.registry
     entries = []
     for name in sorted(registry.guards):
-        message = sources.messages.get(name)
+        message = sources.authored.get(name)
         advisory = message.advisory if message is not None else None
         if message is None or advisory is None:
             continue
