@@ -102,6 +102,16 @@ def test_explain_lists_every_code_and_rejects_unknown_ones(cli: Cli) -> None:
     assert unknown.code == 2 and "unknown code 'Z999'" in unknown.err
 
 
+def test_the_code_type_and_the_code_table_list_the_same_codes() -> None:
+    # `Code` (what mypy checks) and `CODES` (what explain and generated/rules.md print)
+    # are written side by side in codes.py: neither may hold a code the other lacks.
+    from typing import get_args
+
+    from hookmsg.codes import Code
+
+    assert list(get_args(Code)) == list(CODES)
+
+
 def test_generated_rule_table_comes_from_the_code_table() -> None:
     # The committed table is drift-checked like every output (`hookmsg check`); here: it
     # has one row per code, in the table's order, with the code's text and fix.

@@ -1404,7 +1404,7 @@ def test_line_breaking_title_cannot_split_an_inventory_row(project: Path, separa
     workspace.authored[name] = hookmsg.message.parse_text(
         replace(VALID, TITLE, title), LICENCE, f"messages/{name}.md"
     )
-    text = render_inventory_markdown(workspace.sources())
+    text = render_inventory_markdown(workspace.loaded())
     width, rows = _inventory_rows(text)
     assert f"`{name}`" in rows, "the row is one line"
     row = rows[f"`{name}`"]

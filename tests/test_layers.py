@@ -107,7 +107,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "message",
         "registration_plan",
         "skill_sources",
-        "sources",
+        "loaded",
         "template",
     ),
     "check and render": ("rules/*", "render/*"),

@@ -294,7 +294,7 @@ class SkillCatalogue(_Strict):
 class PartialCatalogue:
     """The catalogue as the loader found it: a part that failed to load is None, with its
     diagnostics. Rules read it (they report on what did load); renderers never do: they
-    receive `sources.LoadedCatalogue`, every part loaded (`Workspace.sources()`)."""
+    receive `loaded.LoadedCatalogue`, every part loaded (`Workspace.loaded()`)."""
 
     registry: HookRegistry | None = None
     harnesses: HarnessCatalogue | None = None

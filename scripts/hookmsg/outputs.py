@@ -22,8 +22,8 @@ from hookmsg.declared import OUTPUTS, Leftovers, survey
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import WriteError
 from hookmsg.jsonout import dump_json
+from hookmsg.loaded import LoadedProject
 from hookmsg.rules.outputs import DriftState, drift
-from hookmsg.sources import Sources
 from hookmsg.workspace import Workspace
 
 MAX_DIFF_LINES = 60
@@ -35,7 +35,7 @@ class Generator:
     """One generated file: its name inside `generated/` and the function that renders it."""
 
     name: str
-    render: Callable[[Sources], str]
+    render: Callable[[LoadedProject], str]
     task: str = ""
 
 
@@ -45,20 +45,20 @@ def _function(dotted: str) -> Callable[..., str]:
     return function
 
 
-def render_skill_index_file(sources: Sources) -> str:
-    return sources.skill_index.text
+def render_skill_index_file(loaded: LoadedProject) -> str:
+    return loaded.skill_index.text
 
 
-def render_registration_file(sources: Sources, harness_id: str) -> str:
+def render_registration_file(loaded: LoadedProject, harness_id: str) -> str:
     from hookmsg.render.registrations import render_registration
 
-    harnesses = sources.catalogue.harnesses
+    harnesses = loaded.catalogue.harnesses
     harness = next(h for h in harnesses.harnesses if h.id == harness_id)
-    return render_registration(harness, sources.catalogue.registry)
+    return render_registration(harness, loaded.catalogue.registry)
 
 
-def render_manifest(sources: Sources) -> str:
-    names = [g.name for g in _generators(sources.catalogue.harnesses)]
+def render_manifest(loaded: LoadedProject) -> str:
+    names = [g.name for g in _generators(loaded.catalogue.harnesses)]
     record = {
         "about": "Every file hookmsg writes into this folder; build removes no other file. "
         "Generated: do not edit.",
@@ -67,9 +67,9 @@ def render_manifest(sources: Sources) -> str:
     return dump_json(record)
 
 
-def _lazy(dotted: str, *args: str) -> Callable[[Sources], str]:
-    def render(sources: Sources) -> str:
-        return _function(dotted)(sources, *args)
+def _lazy(dotted: str, *args: str) -> Callable[[LoadedProject], str]:
+    def render(loaded: LoadedProject) -> str:
+        return _function(dotted)(loaded, *args)
 
     return render
 
@@ -113,13 +113,13 @@ def render_outputs(workspace: Workspace, names: Iterable[str] | None = None) -> 
     """Render the chosen outputs (default: all) in memory. Writes nothing."""
     generators = all_generators(workspace)
     wanted = {g.name for g in generators} if names is None else set(names)
-    sources: Sources | None = None
+    loaded: LoadedProject | None = None
     outputs = []
     for generator in generators:
         if generator.name in wanted:
-            sources = sources or workspace.sources()
+            loaded = loaded or workspace.loaded()
             path = workspace.project.generated_dir / generator.name
-            text = generator.render(sources)
+            text = generator.render(loaded)
             outputs.append(Output(path, workspace.project.relative(path), text.encode("utf-8")))
     return outputs
 

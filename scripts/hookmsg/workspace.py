@@ -14,6 +14,7 @@ from hookmsg.catalogue import PartialCatalogue
 from hookmsg.config import Project
 from hookmsg.diagnostics import Diagnostic, sort_diagnostics
 from hookmsg.errors import UsageError
+from hookmsg.loaded import SKILL_INDEX, SKILL_INDEX_FILE, LoadedCatalogue, LoadedProject, SkillIndex
 from hookmsg.loading import load_catalogue
 from hookmsg.message import Message, is_repository_path, parse_message, parse_text
 from hookmsg.paths import is_inside, real
@@ -25,7 +26,6 @@ from hookmsg.rules import wiring as wiring_rules
 from hookmsg.rules.families import ProjectFacts, check_project
 from hookmsg.rules.messages import MessageContext, check_message
 from hookmsg.source import read_source
-from hookmsg.sources import SKILL_INDEX, SKILL_INDEX_FILE, LoadedCatalogue, SkillIndex, Sources
 
 
 @dataclass
@@ -49,7 +49,7 @@ class Workspace:
         parts = (self.catalogue.registry, self.catalogue.harnesses, self.skill_index)
         return all(part is not None for part in parts)
 
-    def sources(self) -> Sources:
+    def loaded(self) -> LoadedProject:
         """What the renderers read; ValueError when a catalogue part did not load."""
         catalogue = self.catalogue
         registry, harnesses, skills = catalogue.registry, catalogue.harnesses, catalogue.skills
@@ -64,7 +64,7 @@ class Workspace:
         ):
             raise ValueError("the catalogue did not load: nothing can be rendered")
         loaded = LoadedCatalogue(registry, harnesses, skills, entries)
-        return Sources(self.project, loaded, self.authored, index, message)
+        return LoadedProject(self.project, loaded, self.authored, index, message)
 
     @property
     def skill_index_path(self) -> Path:

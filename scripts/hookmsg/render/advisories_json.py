@@ -5,21 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 from hookmsg.jsonout import dump_json
+from hookmsg.loaded import LoadedProject
 from hookmsg.render.advisory_text import FULL_PROCEDURE
-from hookmsg.sources import Sources
 from hookmsg.template import scan_template
 
 
-def advisories_data(sources: Sources) -> dict[str, Any]:
-    registry = sources.catalogue.registry
+def advisories_data(loaded: LoadedProject) -> dict[str, Any]:
+    registry = loaded.catalogue.registry
     entries = []
     for name in sorted(registry.guards):
-        message = sources.authored.get(name)
+        message = loaded.authored.get(name)
         advisory = message.advisory if message is not None else None
         if message is None or advisory is None:
             continue
         template = advisory[0]
-        file = sources.project.relative(message.path)
+        file = loaded.project.relative(message.path)
         placeholders = sorted({p.name for p in scan_template(template).placeholders})
         entries.append(
             {
@@ -37,5 +37,5 @@ def advisories_data(sources: Sources) -> dict[str, Any]:
     return {"advisories": entries}
 
 
-def render_advisories(sources: Sources) -> str:
-    return dump_json(advisories_data(sources))
+def render_advisories(loaded: LoadedProject) -> str:
+    return dump_json(advisories_data(loaded))

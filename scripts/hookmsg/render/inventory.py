@@ -6,30 +6,30 @@ from typing import Any
 
 from hookmsg.delivery import why_not_delivered
 from hookmsg.jsonout import dump_json
+from hookmsg.loaded import SKILL_INDEX, LoadedProject
 from hookmsg.render.templates import render
-from hookmsg.sources import SKILL_INDEX, Sources
 from hookmsg.template import scan_template
 from hookmsg.vocabulary import EVENTS, EVERY, TOOL_EVENTS
 
 
-def _kind(sources: Sources, name: str) -> str:
-    registry = sources.catalogue.registry
+def _kind(loaded: LoadedProject, name: str) -> str:
+    registry = loaded.catalogue.registry
     if name == SKILL_INDEX:
         return "generated"
     return "guard" if name in registry.guards else "context"
 
 
-def inventory_data(sources: Sources) -> dict[str, Any]:
-    registry = sources.catalogue.registry
-    harnesses = sources.catalogue.harnesses.harnesses
-    cap = sources.project.settings.delivered_cap
+def inventory_data(loaded: LoadedProject) -> dict[str, Any]:
+    registry = loaded.catalogue.registry
+    harnesses = loaded.catalogue.harnesses.harnesses
+    cap = loaded.project.settings.delivered_cap
     from hookmsg.registration_plan import registered_messages
 
     surfaces = {
         h.id: registered_messages(h, registry) for h in harnesses if h.registration is not None
     }
     rows = []
-    for name, message in sorted(sources.all_messages().items()):
+    for name, message in sorted(loaded.all_messages().items()):
         loaded_by = registry.loaded_by(name)
         delivered, missed = [], []
         for harness in harnesses:
@@ -46,7 +46,7 @@ def inventory_data(sources: Sources) -> dict[str, Any]:
             {
                 "name": name,
                 "file": message.display,
-                "kind": _kind(sources, name),
+                "kind": _kind(loaded, name),
                 "loaded_by": [{"event": e, "matcher": m} for e, m in loaded_by],
                 "unwired": registry.unwired.get(name),
                 "delivered_by": delivered,
@@ -75,14 +75,14 @@ def inventory_data(sources: Sources) -> dict[str, Any]:
             for h in harnesses
         ],
         "messages": rows,
-        "skills": skill_rows(sources),
+        "skills": skill_rows(loaded),
     }
 
 
-def skill_rows(sources: Sources) -> list[dict[str, Any]]:
+def skill_rows(loaded: LoadedProject) -> list[dict[str, Any]]:
     """Every skill and command the catalogue knows, with the file that defines it."""
-    entries = sources.catalogue.entries
-    skills = sources.catalogue.skills
+    entries = loaded.catalogue.entries
+    skills = loaded.catalogue.skills
     rows = [
         {
             "name": entry.name,
@@ -110,24 +110,24 @@ def _loaded(event: str, matcher: str) -> str:
     return event if matcher == EVERY and event not in TOOL_EVENTS else f"{event} {matcher}"
 
 
-def render_inventory_json(sources: Sources) -> str:
-    return dump_json(inventory_data(sources))
+def render_inventory_json(loaded: LoadedProject) -> str:
+    return dump_json(inventory_data(loaded))
 
 
-def render_inventory_markdown(sources: Sources) -> str:
-    data = inventory_data(sources)
+def render_inventory_markdown(loaded: LoadedProject) -> str:
+    data = inventory_data(loaded)
     cap = data["cap"]
     rows = []
     gaps = []
     for row in data["messages"]:
-        loaded = [_loaded(item["event"], item["matcher"]) for item in row["loaded_by"]]
+        loaders = [_loaded(item["event"], item["matcher"]) for item in row["loaded_by"]]
         if row["unwired"]:
-            loaded.append(f"unwired: {row['unwired']}")
+            loaders.append(f"unwired: {row['unwired']}")
         rows.append(
             [
                 f"`{row['name']}`",
                 row["kind"],
-                cell("; ".join(loaded)),
+                cell("; ".join(loaders)),
                 cell(", ".join(row["delivered_by"])),
                 cell(", ".join(row["registered_on"])),
                 f"{row['size']:,} / {cap:,}",
@@ -179,7 +179,7 @@ def render_inventory_markdown(sources: Sources) -> str:
     ]
     return render(
         "hook-message-inventory.md.j2",
-        licence_line=sources.project.settings.licence_line,
+        licence_line=loaded.project.settings.licence_line,
         rows=rows,
         gaps=gaps,
         events=data["events"],

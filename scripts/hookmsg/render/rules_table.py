@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hookmsg.codes import CODES
-from hookmsg.sources import Sources
+from hookmsg.loaded import LoadedProject
 
 
 def _cell(text: str) -> str:
@@ -33,5 +33,5 @@ def rules_markdown(licence_line: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_rules_table(sources: Sources) -> str:
-    return rules_markdown(sources.project.settings.licence_line)
+def render_rules_table(loaded: LoadedProject) -> str:
+    return rules_markdown(loaded.project.settings.licence_line)

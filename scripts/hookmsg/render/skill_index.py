@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 from hookmsg.catalogue import SkillCatalogue
 from hookmsg.config import Project
+from hookmsg.loaded import SkillIndex
 from hookmsg.message import parse_text
 from hookmsg.render.templates import render
 from hookmsg.skill_sources import Entry
-from hookmsg.sources import SkillIndex
 
 
 def _delivered_size(text: str, licence_line: str) -> int:

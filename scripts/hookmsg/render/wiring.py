@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import hashlib
 
+from hookmsg.loaded import LoadedProject
 from hookmsg.render.inventory import cell
 from hookmsg.render.templates import render
-from hookmsg.sources import Sources
 from hookmsg.vocabulary import EVENTS, EVERY, TOOL_EVENTS
 
 
@@ -25,9 +25,9 @@ def label(text: str) -> str:
     return '"' + "".join(_LABEL_ENTITIES.get(c, c) for c in flat) + '"'
 
 
-def render_wiring(sources: Sources) -> str:
-    registry = sources.catalogue.registry
-    harnesses = sources.catalogue.harnesses.harnesses
+def render_wiring(loaded: LoadedProject) -> str:
+    registry = loaded.catalogue.registry
+    harnesses = loaded.catalogue.harnesses.harnesses
     wiring: list[str] = []
     used = {entry.event for entry in registry.dispatch}
     for event in (event for event in EVENTS if event in used):
@@ -48,7 +48,7 @@ def render_wiring(sources: Sources) -> str:
         wiring.append(f"  unwired([{label('unwired on purpose')}]) -.-> {target}")
     cross = [
         f"  {node_id('message', a)} <-.-> {node_id('message', b)}"
-        for a, b in sources.cross_bindings()
+        for a, b in loaded.cross_bindings()
     ]
     delivery = [
         f"  {node_id('event', event)}([{label(event)}])"
@@ -89,7 +89,7 @@ def render_wiring(sources: Sources) -> str:
     return render(
         "hook-wiring.md.j2",
         registrations=registrations,
-        licence_line=sources.project.settings.licence_line,
+        licence_line=loaded.project.settings.licence_line,
         wiring=wiring,
         cross=cross,
         delivery=delivery,

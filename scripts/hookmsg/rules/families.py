@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from hookmsg.catalogue import PartialCatalogue
 from hookmsg.diagnostics import Diagnostic
+from hookmsg.loaded import SkillIndex
 from hookmsg.message import Message
 from hookmsg.rules.context import MessageContext
 from hookmsg.rules.messages import check_message, reserved_name
-from hookmsg.sources import SkillIndex
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """What the renderers read, and what the rules on rendered outputs read: model types.
 
-`SkillIndex` is the rendered skill index with the facts measured on its text. `Sources`
+`SkillIndex` is the rendered skill index with the facts measured on its text. `LoadedProject`
 (below) is everything a renderer receives: the project, a fully loaded catalogue with no
 optional part, and every message.
 """
@@ -55,7 +55,7 @@ class LoadedCatalogue:
 
 
 @dataclass(frozen=True)
-class Sources:
+class LoadedProject:
     """Everything a renderer reads: the project, the loaded catalogue and every message."""
 
     project: Project
