@@ -1,6 +1,10 @@
-"""Load everything once (configuration, catalogue, messages) and validate it.
+"""The pipeline: load the sources once, render the skill index, and run every rule family.
 
-The one model that the CLI, the doit tasks and the tests share.
+The layer above both the rules and the renderers (see ARCHITECTURE.md): it loads the
+catalogue (`loading.py`) and the messages, renders the skill index (a generated message
+the message rules check too) and the JSON registrations the contract rules read, and
+hands the renderers a fully loaded `LoadedProject` (`Workspace.loaded()`). Within one
+`doit` run, `share_loads` makes every task share one load and one validation.
 """
 
 from __future__ import annotations
