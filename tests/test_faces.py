@@ -49,7 +49,7 @@ def test_preview_guard_takes_set_values(project: Path, cli: Cli) -> None:
 
 def test_preview_context_message_prints_its_delivered_text(project: Path, cli: Cli) -> None:
     result = cli("preview", "stop")
-    message = load_workspace(load_project()).messages["stop"]
+    message = load_workspace(load_project()).authored["stop"]
     assert result.code == 0
     assert result.out == message.delivered + "\n"
     assert "SPDX" not in result.out and "## Bindings" not in result.out
