@@ -38,12 +38,12 @@ from hookmsg.declared import (  # noqa: E402 (needs the path above)
     OUTPUTS,
     SOURCED,
     OutputSpec,
+    registration_files,
     survey,
 )
 from hookmsg.doit_state import StampChecker, open_state, remember  # noqa: E402
 from hookmsg.errors import HookmsgError  # noqa: E402
 from hookmsg.file_memo import FileMemo  # noqa: E402
-from hookmsg.project import registration_files  # noqa: E402
 from hookmsg.settings import checked_settings  # noqa: E402
 from hookmsg.sourcefiles import sourced_files  # noqa: E402 (standard library only)
 
@@ -77,8 +77,10 @@ try:
     SETTINGS = checked_settings(ROOT, MEMO)
 except HookmsgError as error:
     _stop(str(error))
-except RecursionError:
-    _stop(f"{ROOT / 'pyproject.toml'}:1:1: K002 pyproject.toml is nested too deeply to read")
+except RecursionError:  # the settings, once read, nested past what the checks can walk
+    from hookmsg.rules.settings import unreadable_pyproject
+
+    _stop(str(unreadable_pyproject(ROOT / "pyproject.toml", "it is nested too deeply to read")))
 
 
 # Paths are plain strings relative to the root, normalised one way: doit treats `./x`

@@ -78,7 +78,7 @@ def test_guards_toml_tables_become_conditions_verbatim(project: Path) -> None:
         '[posttooluse-proactive-compaction]\ndetector = "compaction"\nthreshold = 0.7\n',
         encoding="utf-8",
     )
-    data = dispatch_table_data(load_workspace(load_project(project)))
+    data = dispatch_table_data(load_workspace(load_project(project)).loaded())
     assert data["conditions"] == {
         "pretooluse-dependency-guard": {"detector": "dependency", "manifests": ["package.json"]},
         "posttooluse-proactive-compaction": {"detector": "compaction", "threshold": 0.7},
@@ -87,7 +87,7 @@ def test_guards_toml_tables_become_conditions_verbatim(project: Path) -> None:
     assert data["messages"]["posttooluse-proactive-compaction"]["condition"] == "compaction"
     assert data["messages"]["pretooluse-eval-guard"]["condition"] is None
     (project / "catalog" / "guards.toml").unlink()
-    data = dispatch_table_data(load_workspace(load_project(project)))
+    data = dispatch_table_data(load_workspace(load_project(project)).loaded())
     assert data["conditions"] == {}
     assert all(entry["condition"] is None for entry in data["messages"].values())
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hookmsg.codes import RULES, rule_table_markdown
+from hookmsg.codes import CODES
 from hookmsg.config import load_project
 from hookmsg.workspace import load_workspace
 from tests.support.diagnostics import Result
@@ -50,7 +50,7 @@ def test_preview_guard_takes_set_values(project: Path, cli: Cli) -> None:
 
 def test_preview_context_message_prints_its_delivered_text(project: Path, cli: Cli) -> None:
     result = cli("preview", "stop")
-    message = load_workspace(load_project()).messages["stop"]
+    message = load_workspace(load_project()).authored["stop"]
     assert result.code == 0
     assert result.out == message.delivered + "\n"
     assert "SPDX" not in result.out and "## Bindings" not in result.out
@@ -90,7 +90,7 @@ def test_preview_placeholder_without_any_value_is_an_error(project: Path, cli: C
 
 @pytest.mark.slow
 def test_explain_every_code(cli: Cli) -> None:
-    for code, rule in RULES.items():
+    for code, rule in CODES.items():
         result = cli("explain", code.lower())
         assert result.code == 0
         assert result.out.startswith(f"{code}: {rule.summary}\n")
@@ -99,18 +99,48 @@ def test_explain_every_code(cli: Cli) -> None:
 
 def test_explain_lists_every_code_and_rejects_unknown_ones(cli: Cli) -> None:
     listing = cli("explain")
-    assert [line.split()[0] for line in listing.out.splitlines()] == list(RULES)
+    assert [line.split()[0] for line in listing.out.splitlines()] == list(CODES)
     unknown = cli("explain", "Z999")
     assert unknown.code == 2 and "unknown code 'Z999'" in unknown.err
 
 
-def test_readme_rule_table_comes_from_the_code_table() -> None:
+def test_the_code_type_and_the_code_table_list_the_same_codes() -> None:
+    # `Code` (what mypy checks) and `CODES` (what explain and generated/rules.md print)
+    # are written side by side in codes.py: neither may hold a code the other lacks.
+    from typing import get_args
+
+    from hookmsg.codes import Code
+
+    assert list(get_args(Code)) == list(CODES)
+
+
+def test_generated_rule_table_comes_from_the_code_table() -> None:
+    # The committed table is drift-checked like every output (`hookmsg check`); here: it
+    # has one row per code, in the table's order, with the code's text and fix.
+    table = (REPO / "generated" / "rules.md").read_text(encoding="utf-8")
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    assert [row.split("`")[1] for row in rows] == list(CODES)
+    for row, rule in zip(rows, CODES.values(), strict=True):
+        cells = [cell.strip() for cell in row.split(" | ")]
+        assert cells[1:3] == [rule.summary, rule.fix]
+
+
+def test_readme_links_to_the_generated_rule_table() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    table = readme.split("<!-- rules:start -->\n", 1)[1].split("<!-- rules:end -->", 1)[0]
-    assert table.strip() == rule_table_markdown().strip()
+    assert "(generated/rules.md)" in readme
+    assert "| `F001` |" not in readme, "the rule table lives in generated/rules.md only"
 
 
 # formats and colours
+
+
+def test_the_format_choices_are_the_table_of_formatters() -> None:
+    from hookmsg.cli import FORMAT_CHOICES
+    from hookmsg.diagnostics import FORMATTERS, format_diagnostics
+
+    assert tuple(FORMATTERS) == FORMAT_CHOICES
+    with pytest.raises(ValueError, match="unknown diagnostic format 'xml'"):
+        format_diagnostics([], "xml")
 
 
 @pytest.mark.slow

@@ -10,7 +10,7 @@ Two kinds of input, each written to a file and validated in-process through
   licence line, remove the `## Bindings` heading, change an arrow glyph.
 
 Whatever the input, the run exits 0 or 1, raises nothing, prints no traceback, and
-prints only `path:line:col: CODE message` lines whose code is in `hookmsg.codes.RULES`
+prints only `path:line:col: CODE message` lines whose code is in `hookmsg.codes.CODES`
 (exit 1 exactly when it prints one). Mutations that certainly break a rule (no licence
 line, no `## Bindings`, U+202E or `${X}` in the body, `Drives ->` for `Drives →`) exit 1
 with the rule's code.

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hookmsg.codes import RULES
+from hookmsg.codes import CODES
 from hookmsg.guarddata import DETECTORS
 from hookmsg.regexcheck import nested_quantifier
 from hookmsg_dispatch.call import Call
@@ -103,7 +103,7 @@ def test_guard_data_file_missing_or_not_toml(project: Path, cli: Cli) -> None:
 
 def test_every_u_code_has_a_test_here_and_explains_itself(cli: Cli) -> None:
     source = Path(__file__).read_text(encoding="utf-8")
-    codes = [code for code in RULES if code.startswith("U")]
+    codes = [code for code in CODES if code.startswith("U")]
     assert codes == [f"U00{n}" for n in range(1, 8)]
     for code in codes:
         assert re.search(rf"^def test_{code.lower()}_", source, re.MULTILINE), code

@@ -1313,7 +1313,7 @@ SANDBOX_ESCAPES = [
 @pytest.mark.parametrize("template", SANDBOX_ESCAPES)
 def test_render_advisory_raises_a_hookmsg_error_not_an_object_dump(template: str) -> None:
     from hookmsg.errors import HookmsgError
-    from hookmsg.render.advisory import render_advisory
+    from hookmsg.render.advisory_text import render_advisory
 
     with pytest.raises(HookmsgError) as raised:
         rendered = render_advisory(template, {"path": "src/app.py"}, "messages/x.md")
@@ -1406,10 +1406,10 @@ def test_line_breaking_title_cannot_split_an_inventory_row(project: Path, separa
     title = f"First {separator}| second{separator}<script>x</script>{separator}| third"
     write(project / "messages" / f"{name}.md", replace(VALID, TITLE, title).replace("\r", ""))
     workspace = load_workspace(load_project())
-    workspace.messages[name] = hookmsg.message.parse_text(
+    workspace.authored[name] = hookmsg.message.parse_text(
         replace(VALID, TITLE, title), LICENCE, f"messages/{name}.md"
     )
-    text = render_inventory_markdown(workspace)
+    text = render_inventory_markdown(workspace.loaded())
     width, rows = _inventory_rows(text)
     assert f"`{name}`" in rows, "the row is one line"
     row = rows[f"`{name}`"]

@@ -678,11 +678,11 @@ def test_every_install_code_is_asserted_here() -> None:
     # I003-I009 are tested in this file (tests/test_rules.py leaves them to it).
     import re
 
-    from hookmsg.codes import RULES
+    from hookmsg.codes import CODES
 
     source = Path(__file__).read_text(encoding="utf-8")
     install_codes = [
-        code for code in RULES if code.startswith("I") and code not in ("I001", "I002")
+        code for code in CODES if code.startswith("I") and code not in ("I001", "I002")
     ]
     assert install_codes == [f"I00{n}" for n in range(3, 10)]
     for code in install_codes:

@@ -28,13 +28,14 @@ import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from hookmsg.config import load_project
 from hookmsg.outputs import render_outputs
-from hookmsg.render.registrations import BOOT
+from hookmsg.registration_plan import BOOT
 from hookmsg.workspace import load_workspace
 from tests.support.diagnostics import Result
 from tests.support.repository import REPO
@@ -350,6 +351,35 @@ def test_only_documented_install_tokens(surface: str) -> None:
         assert tokens == {"CLAUDE_PLUGIN_ROOT"}
     else:
         assert tokens == {"PYTHON_BIN", "HARNESS_ROOT"}
+
+
+@pytest.mark.parametrize("strict", [False, True], ids=["advise", "strict"])
+def test_the_renderer_writes_only_parsable_delivered_token_safe_registrations(
+    project: Path, strict: bool
+) -> None:
+    # What were the H001, H003 and H005 findings: no registry can break them, so they are
+    # the renderer's guarantee, proved here for every harness in both modes: each JSON
+    # registration parses, registers only events the harness hands to the model (or, in
+    # strict mode, those it takes a refusal on), and keeps only its documented tokens.
+    from hookmsg.registration_plan import allowed_tokens, entries_for, is_module
+    from hookmsg.render.registrations import render_registration
+
+    catalogue = load_workspace(load_project(project)).catalogue
+    assert catalogue.registry is not None and catalogue.harnesses is not None
+    checked = []
+    for harness in catalogue.harnesses.harnesses:
+        if harness.registration is None:
+            continue
+        text = render_registration(harness, catalogue.registry, strict=strict)
+        if not is_module(harness):
+            json.loads(text)
+        delivered = {*harness.events, *(harness.deny_events if strict else ())}
+        events = {e.event for e in entries_for(harness, catalogue.registry, strict=strict)}
+        assert events <= delivered, (harness.id, sorted(events - delivered))
+        tokens = set(TOKEN.findall(text))
+        assert tokens <= allowed_tokens(harness), (harness.id, sorted(tokens))
+        checked.append(harness.id)
+    assert sorted(checked) == sorted([*SURFACES, *MODULES])
 
 
 @pytest.mark.parametrize("surface", SURFACES)
@@ -779,3 +809,18 @@ def test_wiring_has_a_generated_registrations_table(project: Path) -> None:
         assert row[2] == (
             f"`{project_file}`" if project_file else "— (not installed into a project)"
         )
+
+
+def test_every_registration_format_has_one_writer_and_an_unknown_one_is_an_error() -> None:
+    from typing import get_args
+
+    from hookmsg.catalogue import Format, Harness, HookRegistry
+    from hookmsg.render import registrations
+
+    assert set(registrations.FORMATS) == set(get_args(Format)) - {"xcsh"}
+    harness = Harness.model_construct(
+        id="nobody",
+        registration=SimpleNamespace(format="yaml"),  # past validation: a new, unwired format
+    )
+    with pytest.raises(ValueError, match="no writer for format 'yaml'"):
+        registrations.registration_data(harness, HookRegistry.model_construct())

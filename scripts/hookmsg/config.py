@@ -7,9 +7,9 @@ from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt, ValidationError, field_validator
 
-from hookmsg.errors import ConfigError
-from hookmsg.project import CATALOG_FILES, DEFAULTS, PYPROJECT, find_root
-from hookmsg.settings import checked_settings
+from hookmsg.defaults import DEFAULTS
+from hookmsg.rules.settings import schema_problems
+from hookmsg.settings import checked_settings, find_root
 
 
 def _kebab(name: str) -> str:
@@ -69,9 +69,6 @@ class Project:
     def catalog_file(self, name: str) -> Path:
         return self.catalog_dir / name
 
-    def catalog_paths(self) -> list[Path]:
-        return [self.catalog_dir / name for name in CATALOG_FILES]
-
     def relative(self, path: Path) -> str:
         """`path` as shown in diagnostics: relative to the root when inside it, POSIX style."""
         try:
@@ -110,11 +107,9 @@ def _load_project(root: Path) -> Project:
     try:
         settings = Settings.model_validate(table)
     except ValidationError as error:
-        problems = []
-        for item in error.errors():
-            key = str(item["loc"][0]) if item["loc"] else "tool.hookmsg"
-            problems.append(
-                f"{root / PYPROJECT}:1:1: K001 [tool.hookmsg] key '{key}': {item['msg']}"
-            )
-        raise ConfigError("\n".join(problems)) from None
+        problems = [
+            (str(item["loc"][0]) if item["loc"] else "tool.hookmsg", item["msg"])
+            for item in error.errors()
+        ]
+        raise schema_problems(root, problems) from None
     return Project(root=root, settings=settings)

@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hookmsg.errors import ConfigError
 from hookmsg.file_memo import SETTLE_NS, stamp_of
+from hookmsg.rules.settings import unusable_state_file
 
 MEMO_TABLE = "hookmsg_memo"
 
@@ -43,10 +43,7 @@ def open_state(path: Path) -> tuple[dict[str, Any], str | None]:
 
     problem = _problem(path)
     if problem is not None:
-        raise ConfigError(
-            f"{path}:1:1: K003 doit's state file {problem}; remove it "
-            "(losing it only costs a rebuild)"
-        )
+        raise unusable_state_file(path, f"{problem}; remove it (losing it only costs a rebuild)")
     if not path.exists():
         return {}, None
     try:
@@ -60,8 +57,8 @@ def open_state(path: Path) -> tuple[dict[str, Any], str | None]:
         try:
             path.unlink(missing_ok=True)
         except OSError as error:
-            raise ConfigError(
-                f"{path}:1:1: K003 doit's state file is unreadable and cannot be removed: {error}"
+            raise unusable_state_file(
+                path, f"is unreadable and cannot be removed: {error}"
             ) from None
         return {}, f"doit state {path.name} was unreadable and was removed; rebuilding"
 

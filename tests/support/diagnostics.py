@@ -3,7 +3,7 @@
 Every test that reads findings from text output goes through `parse_findings` (the
 output must be nothing but diagnostic lines, each ending in a newline) or, for check
 mode's output with its diffs, `findings_among`; either way each finding has a 1-based
-position and a code from `hookmsg.codes.RULES`. The parser is the suite's own,
+position and a code from `hookmsg.codes.CODES`. The parser is the suite's own,
 not the library's `parse_diagnostic_lines`, so that the output is checked against an
 independent reading of the format.
 """
@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from hookmsg.codes import RULES
+from hookmsg.codes import CODES
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ def _finding(line: str) -> Finding | None:
     match = FINDING_LINE.match(line)
     if match is None:
         return None
-    assert match["code"] in RULES, line
+    assert match["code"] in CODES, line
     return Finding(
         match["path"], int(match["line"]), int(match["col"]), match["code"], match["message"]
     )
