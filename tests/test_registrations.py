@@ -357,11 +357,19 @@ def test_only_documented_install_tokens(surface: str) -> None:
 def test_the_renderer_writes_only_parsable_delivered_token_safe_registrations(
     project: Path, strict: bool
 ) -> None:
-    # What were the H001, H003 and H005 findings: no registry can break them, so they are
-    # the renderer's guarantee, proved here for every harness in both modes: each JSON
+    # What were the H001, H003, H005 and H007 findings: no registry can break them, so they
+    # are the renderer's guarantee, proved here for every harness in both modes: each JSON
     # registration parses, registers only events the harness hands to the model (or, in
-    # strict mode, those it takes a refusal on), and keeps only its documented tokens.
-    from hookmsg.registration_plan import allowed_tokens, entries_for, is_module
+    # strict mode, those it takes a refusal on), keeps only its documented tokens, and
+    # runs every command through the fail-open bootstrap (a command that ran the script
+    # directly would exit 2, and block every call, once the install root is gone).
+    from hookmsg.registration_plan import (
+        allowed_tokens,
+        command_strings,
+        entries_for,
+        is_module,
+        runs_through_boot,
+    )
     from hookmsg.render.registrations import render_registration
 
     catalogue = load_workspace(load_project(project)).catalogue
@@ -372,7 +380,10 @@ def test_the_renderer_writes_only_parsable_delivered_token_safe_registrations(
             continue
         text = render_registration(harness, catalogue.registry, strict=strict)
         if not is_module(harness):
-            json.loads(text)
+            commands = command_strings(json.loads(text))
+            assert commands, harness.id
+            skipping = [c for c in commands if not runs_through_boot(c)]
+            assert skipping == [], (harness.id, skipping[:1])
         delivered = {*harness.events, *(harness.deny_events if strict else ())}
         events = {e.event for e in entries_for(harness, catalogue.registry, strict=strict)}
         assert events <= delivered, (harness.id, sorted(events - delivered))

@@ -70,7 +70,6 @@ Code = Literal[
     "H002",
     "H004",
     "H006",
-    "H007",
     "U001",
     "U002",
     "U003",
@@ -476,13 +475,6 @@ _CODES: tuple[CodeInfo, ...] = (
         "An event's timeout is outside a harness's range once converted to its unit.",
         "Lower the timeout in `[timeouts]`.",
         "`Stop = 900` where Claude Code and Codex allow 600 seconds",
-    ),
-    CodeInfo(
-        "H007",
-        "A registration command does not run the dispatcher through the fail-open bootstrap.",
-        'Render commands with `registrations.shell_command`: `<python> -I -S -c "<BOOT>" '
-        "<root>/hooks/dispatch.py ...` exits 0 quietly when the install root is gone.",
-        '`python3 "${HARNESS_ROOT}/hooks/dispatch.py" Stop stop` (exit 2 when the file is gone)',
     ),
     # Guard data (`catalog/guards.toml`).
     CodeInfo(

@@ -2,9 +2,9 @@
 
 The layer above both the rules and the renderers (see ARCHITECTURE.md): it loads the
 catalogue (`loading.py`) and the messages, renders the skill index (a generated message
-the message rules check too) and the JSON registrations the contract rules read, and
-hands the renderers a fully loaded `LoadedProject` (`Workspace.loaded()`). Within one
-`doit` run, `share_loads` makes every task share one load and one validation.
+the message rules check too), and hands the renderers a fully loaded `LoadedProject`
+(`Workspace.loaded()`). Within one `doit` run, `share_loads` makes every task share one
+load and one validation.
 """
 
 from __future__ import annotations
@@ -22,8 +22,6 @@ from hookmsg.loaded import SKILL_INDEX, SKILL_INDEX_FILE, LoadedCatalogue, Loade
 from hookmsg.loading import load_catalogue
 from hookmsg.message import Message, is_repository_path, parse_message, parse_text
 from hookmsg.paths import is_inside, real
-from hookmsg.registration_plan import is_module
-from hookmsg.render import registrations
 from hookmsg.render.skill_index import render_skill_index
 from hookmsg.rules import files
 from hookmsg.rules import wiring as wiring_rules
@@ -236,18 +234,6 @@ def validate_workspace(workspace: Workspace) -> list[Diagnostic]:
     return list(known)
 
 
-def _json_registrations(workspace: Workspace) -> dict[str, str]:
-    """Every JSON registration, rendered in memory, for the contract rules (harness id -> text)."""
-    registry, harnesses = workspace.catalogue.registry, workspace.catalogue.harnesses
-    if registry is None or harnesses is None:
-        return {}
-    return {
-        harness.id: registrations.render_registration(harness, registry)
-        for harness in harnesses.harnesses
-        if harness.registration is not None and not is_module(harness)
-    }
-
-
 def _validate_workspace(workspace: Workspace) -> list[Diagnostic]:
     project = workspace.project
     generated = {}
@@ -263,7 +249,6 @@ def _validate_workspace(workspace: Workspace) -> list[Diagnostic]:
             message, registered=registered
         ),
         generated=workspace.project.settings.generated,
-        registrations=_json_registrations(workspace),
         skill_index=workspace.skill_index,
         skills_display=project.relative(project.catalog_file("skills.toml")),
         skill_index_budget=project.settings.skill_index_budget,

@@ -1,15 +1,13 @@
-"""Contract rules for the generated registrations: H002, H004, H006 and H007."""
+"""Contract rules for the generated registrations: H002, H004 and H006."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from collections.abc import Mapping
 
 from hookmsg.catalogue import HarnessCatalogue, HookRegistry
 from hookmsg.codes import Code
 from hookmsg.diagnostics import Diagnostic
-from hookmsg.registration_plan import command_strings, entries_for, runs_through_boot
+from hookmsg.registration_plan import entries_for
 from hookmsg.tomlpos import locate
 
 
@@ -19,13 +17,13 @@ def check(
     registry_display: str,
     harnesses: HarnessCatalogue,
     generated: str,
-    *,
-    rendered: Mapping[str, str],
 ) -> list[Diagnostic]:
     """Check every harness's registration against its contract.
 
-    `generated` is the generated folder as shown in diagnostics; `rendered` holds each
-    JSON registration as rendered (harness id -> text), for the commands it runs.
+    `generated` is the generated folder as shown in diagnostics. That each registration
+    parses, holds only delivered events and install tokens, and runs every command through
+    the fail-open bootstrap no registry can break: the renderer's own tests prove it
+    (tests/test_registrations.py).
     """
     found: list[Diagnostic] = []
     reached: set[str] = set()
@@ -38,18 +36,6 @@ def check(
         def report(code: Code, message: str, *, path: str = shown, line: int = 1) -> None:
             found.append(Diagnostic(path, line, 1, code, message))
 
-        # The xcsh module is JavaScript; tests/test_xcsh_module.py runs it. A JSON
-        # registration always parses, holds only delivered events and only install tokens:
-        # the renderer's own tests prove it (tests/test_registrations.py).
-        text = rendered.get(harness.id)
-        data = json.loads(text) if text is not None else None
-        skipping = [c for c in command_strings(data) if not runs_through_boot(c)]
-        if skipping:
-            report(
-                "H007",
-                f"{len(skipping)} {harness.id} command(s) do not run the dispatcher through the "
-                f"fail-open bootstrap, e.g. {skipping[0][:80]}",
-            )
         entries = entries_for(harness, registry)
         # A repeat inside one registry entry is R003's; count each entry's messages once.
         keys = Counter(

@@ -35,9 +35,7 @@ class ProjectFacts:
     context_for: Callable[[Message, bool], MessageContext]
     # The generated folder, as shown in diagnostics.
     generated: str
-    # What the rules on rendered outputs read: each JSON registration (harness id ->
-    # text) and the skill index (None: it could not be rendered).
-    registrations: Mapping[str, str]
+    # What the rule on a rendered output reads: the skill index (None: not rendered).
     skill_index: SkillIndex | None
     # The skill catalogue as shown, and the budget its index must stay within.
     skills_display: str
@@ -90,7 +88,7 @@ def guard_references(facts: ProjectFacts) -> list[Diagnostic]:
 
 
 def contract(facts: ProjectFacts) -> list[Diagnostic]:
-    """H002, H004, H006, H007: each harness's registration against its contract."""
+    """H002, H004, H006: each harness's registration against its contract."""
     from hookmsg.rules import contract as contract_rules
 
     catalogue = facts.catalogue
@@ -102,7 +100,6 @@ def contract(facts: ProjectFacts) -> list[Diagnostic]:
         catalogue.registry_display,
         catalogue.harnesses,
         facts.generated,
-        rendered=facts.registrations,
     )
 
 
