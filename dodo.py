@@ -13,13 +13,13 @@ doit command (`doit`, `doit list`, `doit info`, ...) with its K001 line and exit
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
+import json
 import os
 import posixpath
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -38,10 +38,12 @@ from hookmsg.declared import (  # noqa: E402 (needs the path above)
     OUTPUTS,
     SOURCED,
     OutputSpec,
+    registration_files,
     survey,
 )
+from hookmsg.doit_state import StampChecker, open_state, remember  # noqa: E402
 from hookmsg.errors import HookmsgError  # noqa: E402
-from hookmsg.project import registration_files  # noqa: E402
+from hookmsg.file_memo import FileMemo  # noqa: E402
 from hookmsg.settings import checked_settings  # noqa: E402
 from hookmsg.sourcefiles import sourced_files  # noqa: E402 (standard library only)
 
@@ -51,6 +53,9 @@ DOIT_CONFIG: dict[str, Any] = {
     # it only costs a rebuild.
     "backend": "sqlite3",
     "dep_file": ".doit.db",
+    # File dependencies judged by their whole stat, then content: doit's default trusts
+    # an unchanged mtime, which an edit can put back.
+    "check_file_uptodate": StampChecker,
     "verbosity": 1,
 }
 STATE = ROOT / DOIT_CONFIG["dep_file"]
@@ -63,52 +68,19 @@ def _stop(message: str) -> NoReturn:
 
 
 try:
-    SETTINGS = checked_settings(ROOT)
+    # What the configuration and catalogue files held, as the last run derived it: used
+    # only while each file's stat is unchanged (see hookmsg.file_memo).
+    _REMEMBERED, _NOTE = open_state(STATE)
+    if _NOTE:
+        print(_NOTE, file=sys.stderr)
+    MEMO = FileMemo(_REMEMBERED)
+    SETTINGS = checked_settings(ROOT, MEMO)
 except HookmsgError as error:
     _stop(str(error))
-except RecursionError:
-    _stop(f"{ROOT / 'pyproject.toml'}:1:1: K002 pyproject.toml is nested too deeply to read")
+except RecursionError:  # the settings, once read, nested past what the checks can walk
+    from hookmsg.rules.settings import unreadable_pyproject
 
-
-def _state_problem() -> str | None:
-    try:
-        info = STATE.lstat()
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        return f"cannot be read: {error.strerror or error}"
-    return None if stat.S_ISREG(info.st_mode) else "is not a regular file"
-
-
-def _discard_corrupt_state() -> None:
-    """A damaged state file must cost a rebuild, not a crash: drop it if sqlite rejects it."""
-    import sqlite3
-
-    problem = _state_problem()
-    if problem is not None:
-        _stop(
-            f"{STATE}:1:1: K003 doit's state file {problem}; remove it "
-            "(losing it only costs a rebuild)"
-        )
-    if not STATE.exists():
-        return
-    try:
-        with contextlib.closing(sqlite3.connect(STATE)) as db:
-            if db.execute("PRAGMA quick_check").fetchone() != ("ok",):
-                raise sqlite3.DatabaseError("quick_check failed")
-    except sqlite3.DatabaseError:
-        try:
-            STATE.unlink(missing_ok=True)
-        except OSError as error:
-            _stop(
-                f"{STATE}:1:1: K003 doit's state file is unreadable and cannot be removed: {error}"
-            )
-        print(
-            f"doit state {STATE.name} was unreadable and was removed; rebuilding", file=sys.stderr
-        )
-
-
-_discard_corrupt_state()
+    _stop(str(unreadable_pyproject(ROOT / "pyproject.toml", "it is nested too deeply to read")))
 
 
 # Paths are plain strings relative to the root, normalised one way: doit treats `./x`
@@ -130,9 +102,10 @@ MESSAGE_FILES = sorted(
     f"{MESSAGES_DIR}/{name}" for name in _listing(MESSAGES_DIR) if name.endswith(".md")
 )
 CATALOG = {name: f"{CATALOG_DIR}/{name}" for name in CATALOG_FILES}
-REGISTRATIONS = registration_files(ROOT, SETTINGS)
+REGISTRATIONS = registration_files(ROOT, SETTINGS, MEMO)
 # The skill and command files that the skill catalogue's `[[sources]]` name.
-SOURCED_FILES = sourced_files(ROOT, ROOT / CATALOG["skills.toml"])
+SOURCED_FILES = sourced_files(ROOT, ROOT / CATALOG["skills.toml"], MEMO)
+remember(STATE, MEMO.fresh)
 
 
 def _files_of(spec: OutputSpec) -> list[str]:
@@ -198,12 +171,21 @@ def _inputs(spec: OutputSpec) -> list[str]:
     return found
 
 
-def _settings_and_names(**extra: str) -> Any:
-    # Settings are not files; and doit does not rerun a task when a file_dep is
-    # removed (nor when a new file appears in a folder), so the lists of message files
-    # and of sourced skill and command files are part of the configuration too.
-    # One config_changed per task: doit stores them all under a single key.
-    return config_changed({"settings": SETTINGS, "messages": MESSAGE_FILES, **extra})
+# Settings are not files; and doit does not rerun a task when a file_dep is removed
+# (nor when a new file appears in a folder), so the lists of message files and of
+# sourced skill and command files are part of the configuration too. Hashed once per
+# run, not once per task.
+_CONFIGURATION = hashlib.sha256(
+    json.dumps(
+        {"settings": SETTINGS, "messages": MESSAGE_FILES, "sourced": SOURCED_FILES},
+        sort_keys=True,
+    ).encode()
+).hexdigest()
+
+
+def _settings_and_names(code: str) -> Any:
+    """One config_changed per task (doit stores them all under a single key)."""
+    return config_changed(f"{_CONFIGURATION} {code}")
 
 
 def _hookmsg(*argv: str) -> TaskFailed | None:
@@ -294,9 +276,11 @@ TARGETS_UNTOUCHED = _Check(
 )
 
 
-def task_validate() -> dict[str, Any]:
-    """Check every message, the catalogue, every Bindings-named path and the generated folder."""
+def _validate_task() -> dict[str, Any]:
     return {
+        "basename": "validate",
+        "doc": "Check every message, the catalogue, every Bindings-named path and the "
+        "generated folder.",
         "actions": [(_validate, [])],
         "file_dep": [*MESSAGE_FILES, *CATALOG.values(), *SOURCED_FILES],
         "uptodate": [
@@ -314,50 +298,51 @@ def _build(targets: list[str], *argv: str) -> TaskFailed | dict[str, Any]:
     return failed if failed is not None else {"digests": _digests(targets)}
 
 
-def _generator_task(spec: OutputSpec) -> Callable[[], dict[str, Any]]:
-    def task() -> dict[str, Any]:
-        names = _files_of(spec)
-        only = [arg for name in names for arg in ("--only", name)]
-        targets = [f"{GENERATED_DIR}/{name}" for name in names]
-        uptodate = [_settings_and_names(code=_code_stamp(spec.task)), TARGETS_UNTOUCHED]
-        if MANIFEST in names:
-            uptodate.append(NOTHING_STALE)
-        return {
-            "actions": [(_build, [targets, "build", *only])],
-            "file_dep": _inputs(spec),
-            "targets": targets,
-            "task_dep": ["validate"],
-            "uptodate": uptodate,
-            "verbosity": 2,
-            # `doit clean` leaves committed outputs alone: they are sources of truth
-            # for review, and `hookmsg build` recreates them.
-            "clean": [],
-        }
-
-    task.__doc__ = spec.doc
-    task.__name__ = f"task_{spec.task}"
-    return task
-
-
-for _spec in OUTPUTS:
-    globals()[f"task_{_spec.task}"] = _generator_task(_spec)
-
-
-def task_package() -> dict[str, Any]:
-    """Write the reproducible release archive under dist/ (refused if check fails)."""
-    # The archive's name carries the content version (`git describe`), which only the
-    # action computes; an existing archive with the same bytes is left as it is.
+def _generator_task(spec: OutputSpec) -> dict[str, Any]:
+    names = _files_of(spec)
+    only = [arg for name in names for arg in ("--only", name)]
+    targets = [f"{GENERATED_DIR}/{name}" for name in names]
+    uptodate = [_settings_and_names(code=_code_stamp(spec.task)), TARGETS_UNTOUCHED]
+    if MANIFEST in names:
+        uptodate.append(NOTHING_STALE)
     return {
+        "basename": spec.task,
+        "doc": spec.doc,
+        "actions": [(_build, [targets, "build", *only])],
+        "file_dep": _inputs(spec),
+        "targets": targets,
+        "task_dep": ["validate"],
+        "uptodate": uptodate,
+        "verbosity": 2,
+        # `doit clean` leaves committed outputs alone: they are sources of truth
+        # for review, and `hookmsg build` recreates them.
+        "clean": [],
+    }
+
+
+def _tasks() -> Iterator[dict[str, Any]]:
+    """Every task of the graph, each under its own name (`basename`)."""
+    yield _validate_task()
+    for spec in OUTPUTS:
+        yield _generator_task(spec)
+    yield {
+        "basename": "package",
+        "doc": "Write the reproducible release archive under dist/ (refused if check fails).",
+        # The archive's name carries the content version (`git describe`), which only
+        # the action computes; an existing archive with the same bytes is left as it is.
         "actions": [(_hookmsg, ["package"])],
         "uptodate": [False],
         "verbosity": 2,
     }
-
-
-def task_check() -> dict[str, Any]:
-    """Fail if a generated file drifted from its sources; never writes."""
-    return {
+    yield {
+        "basename": "check",
+        "doc": "Fail if a generated file drifted from its sources; never writes.",
         "actions": [(_hookmsg, ["check"])],
         "uptodate": [False],
         "verbosity": 2,
     }
+
+
+# One task creator, not one per task, and a one-line one: doit tokenizes each creator's
+# source to order them, which costs a no-op run more than all its up-to-date checks.
+def task_hookmsg() -> Iterator[dict[str, Any]]: return _tasks()  # fmt: skip

@@ -21,7 +21,11 @@ line of unclosed backtick runs, 4,000 dispatch entries with unknown events (each
 finding whose position is looked up) and a 240 KB catalogue string line of `[a` and
 spaces. `tests/test_linear.py` proves each linear.
 
-Usage: python scripts/bench.py [--repeat N] [--sizes 200,2000]
+With `--instructions` (valgrind installed), the two doit figures are also given as
+instruction counts (callgrind, median of three): on a shared machine, where other work
+moves wall times by tens of percent, those do not move with the neighbours.
+
+Usage: python scripts/bench.py [--repeat N] [--sizes 200,2000] [--instructions]
 """
 
 from __future__ import annotations
@@ -158,6 +162,36 @@ def _edit_once(root: Path, turn: int) -> None:
     before = path.stat().st_mtime_ns
     path.write_text(text, encoding="utf-8")
     os.utime(path, ns=(before + 10**9, before + 10**9))  # doit trusts an unchanged mtime
+
+
+def instructions(command: Sequence[str], cwd: Path, repeat: int = 3) -> float:
+    """Median instruction count of `command` under callgrind (children not followed)."""
+    counts = []
+    for _ in range(repeat):
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+            cwd=cwd,
+            env=ENV,
+            capture_output=True,
+            check=False,
+        )
+        found = [
+            line.split()[-1].replace(",", "")
+            for line in done.stderr.decode(errors="replace").splitlines()
+            if "Collected :" in line
+        ]
+        if done.returncode or not found:
+            sys.exit(f"valgrind {' '.join(command)} failed:\n{done.stderr.decode()[-2000:]}")
+        counts.append(float(found[-1]))
+    return statistics.median(counts)
+
+
+def edit_then_instructions(command: Sequence[str], root: Path, repeat: int = 3) -> float:
+    counts = []
+    for turn in range(repeat):
+        _edit_once(root, 1000 + turn)
+        counts.append(instructions(command, root, 1))
+    return statistics.median(counts)
 
 
 def edit_then(command: Sequence[str], root: Path, repeat: int) -> float:
@@ -318,7 +352,7 @@ def row(label: str, value: float, floor: float, target: float, unit: str = "s") 
     ratio = value / floor
     verdict = "ok" if ratio <= target else "OVER"
     shown = "none" if target == float("inf") else str(target)
-    scale = 1000 if unit == "ms" else 1
+    scale = 1000 if unit == "ms" else 1  # "s" and "M" (millions) are shown as they are
     print(
         f"  {label:<44} {value * scale:9.3f} {unit}  vs {floor * scale:9.3f} {unit}"
         f"  ratio {ratio:5.2f}  (target <= {shown})  {verdict}"
@@ -330,6 +364,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--repeat", type=int, default=7, help="processes per figure (median)")
     parser.add_argument("--sizes", default="200,2000", help="two corpus sizes, small,large")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count the doit figures' instructions under valgrind (slow, noise-free)",
+    )
     args = parser.parse_args(argv)
     small, large = (int(n) for n in args.sizes.split(","))
     repeat = args.repeat
@@ -367,6 +406,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         doit_edit = edit_then(DOIT, with_doit, repeat)
         build_edit = edit_then([*HOOKMSG, "build"], with_build, repeat)
         results.append(row("doit after a one-message edit", doit_edit, build_edit, 1.3))
+        if args.instructions:
+            noop_i = instructions(DOIT, REPO)
+            floor_i = instructions(DOIT, one)
+            row("  no-op doit, instructions (millions)", noop_i / 1e6, floor_i / 1e6, 1.15, "M")
+            edit_i = edit_then_instructions(DOIT, with_doit)
+            build_i = edit_then_instructions([*HOOKMSG, "build"], with_build)
+            row(
+                "  doit after an edit, instructions (millions)",
+                edit_i / 1e6,
+                build_i / 1e6,
+                1.3,
+                "M",
+            )
 
         hostile_inputs(tmp)
 

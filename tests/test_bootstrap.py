@@ -20,17 +20,15 @@ from typing import Any
 
 import pytest
 
-from conftest import REPO
 from hookmsg.catalogue import Harness, HookRegistry
 from hookmsg.config import load_project
 from hookmsg.installing.target import fill_tokens
-from hookmsg.render.registrations import (
-    BOOT,
-    command_strings,
-    registration_data,
-    runs_through_boot,
-)
+from hookmsg.registration_plan import BOOT, command_strings, runs_through_boot
+from hookmsg.render.registrations import registration_data
 from hookmsg.workspace import load_workspace
+from tests.support.repository import REPO
+
+pytestmark = pytest.mark.slow
 
 SCRIPT = "hooks/dispatch.py"
 PAYLOAD = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Write", "cwd": "/"})

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result
+from tests.support.diagnostics import Result
 
 Cli = Callable[..., Result]
 
@@ -115,6 +115,7 @@ def g001(records: list[dict[str, object]]) -> list[dict[str, object]]:
     return [r for r in records if r["code"] == "G001"]
 
 
+@pytest.mark.slow
 def test_over_budget_fails_validate_build_and_check(project: Path, cli: Cli) -> None:
     index = measure(project)
     # Over the budget in both install forms (the engine form drops `/<namespace>:`).

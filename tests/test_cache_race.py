@@ -24,10 +24,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import Result, copy_repository, edit
 from hookmsg.cli import run
+from tests.support.diagnostics import Result
+from tests.support.repository import copy_repository
+from tests.support.text import edit
 
 Cli = Callable[..., Result]
+pytestmark = pytest.mark.slow  # a hypothesis property of whole runs
+
 EXAMPLES = int(os.environ.get("HOOKMSG_RACE_EXAMPLES", "") or "20")
 
 

@@ -10,21 +10,19 @@ from __future__ import annotations
 import errno
 import json
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from conftest import Result
 from hookmsg.outputs import GENERATOR_NAMES
+from tests.support.diagnostics import Result, findings_among
 
 Cli = Callable[..., Result]
 Tree = dict[str, bytes | None]
 
 CHECK_COMMANDS = [("check",), ("build", "--check")]
-DIAGNOSTIC = re.compile(r"^(?P<path>\S+):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]\d{3}) ")
 INVENTORY = ("generated/hook-message-inventory.md", "generated/hook-message-inventory.json")
 
 
@@ -55,12 +53,7 @@ def temporaries(root: Path) -> list[str]:
 
 def diagnostics(out: str) -> set[tuple[str, str]]:
     """(path, code) of every diagnostic line in text output."""
-    found = set()
-    for line in out.splitlines():
-        match = DIAGNOSTIC.match(line)
-        if match:
-            found.add((match.group("path"), match.group("code")))
-    return found
+    return {(finding.path, finding.code) for finding in findings_among(out)}
 
 
 def insert_before_bindings(path: Path, text: str) -> None:
@@ -210,6 +203,7 @@ def test_clean_tree_passes_and_writes_nothing(
     assert snapshot(project) == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=_ids)
 @pytest.mark.parametrize("command", CHECK_COMMANDS, ids=" ".join)
 def test_drift_is_reported_and_nothing_written(
@@ -348,6 +342,7 @@ def test_json_format_on_a_clean_tree_is_an_empty_array(project: Path, cli: Cli) 
 # -- build --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", [c for c in CASES if c.build_repairs], ids=_ids)
 def test_build_repairs_every_drift(project: Path, cli: Cli, case: Case) -> None:
     original = snapshot(project)
@@ -376,6 +371,7 @@ def test_build_removes_a_stale_output(project: Path, cli: Cli) -> None:
     assert "removed generated/old-index.md" in result.err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", [c for c in CASES if not c.build_repairs], ids=_ids)
 def test_build_refuses_what_it_did_not_write_and_writes_nothing(
     project: Path, cli: Cli, case: Case
@@ -431,6 +427,7 @@ def _fail_on_second_call(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int
     return calls
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("function", ["fsync", "replace"])
 def test_build_that_fails_to_write_leaves_every_output_as_it_was(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch, function: str
@@ -476,6 +473,7 @@ def test_check_from_a_subfolder_is_clean(
     assert snapshot(project) == before
 
 
+@pytest.mark.slow
 def test_check_over_the_skill_budget_never_advises_a_build_that_refuses(
     project: Path, cli: Cli
 ) -> None:

@@ -17,7 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result, copy_repository, edit, files_under
+from tests.support.diagnostics import Result
+from tests.support.repository import copy_repository, files_under
+from tests.support.text import edit
 
 Cli = Callable[..., Result]
 DOIT_COPIED = ("pyproject.toml", "messages", "catalog", "generated", "dodo.py", "scripts")
@@ -86,6 +88,7 @@ DANGEROUS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value", DANGEROUS)
 def test_every_dangerous_generated_value_is_k001_everywhere(
     repo: Path, cli: Cli, value: str
@@ -129,6 +132,7 @@ def test_generated_folder_reached_through_a_link_is_k001(
     assert files_under(elsewhere) == {"keep.txt": b"not hookmsg's\n"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "value",
     ["5", '["a"]'],
@@ -145,6 +149,7 @@ def test_no_doit_command_gives_a_traceback_for_a_bad_setting(
         assert "Traceback" not in done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_tool_hookmsg_not_a_table_is_k001_from_doit_list(repo: Path) -> None:
     path = repo / "pyproject.toml"
     text = path.read_text(encoding="utf-8")
@@ -167,6 +172,7 @@ def _manifest(root: Path) -> dict[str, object]:
     return record
 
 
+@pytest.mark.slow
 def test_manifest_entries_that_leave_the_folder_prove_nothing(repo: Path, cli: Cli) -> None:
     record = _manifest(repo)
     names = list(record["outputs"])  # type: ignore[call-overload]
@@ -179,6 +185,7 @@ def test_manifest_entries_that_leave_the_folder_prove_nothing(repo: Path, cli: C
     assert cli("check").code == 0
 
 
+@pytest.mark.slow
 def test_renamed_registration_leaves_no_stale_file_after_build_or_doit(
     repo: Path, cli: Cli
 ) -> None:
@@ -194,6 +201,7 @@ def test_renamed_registration_leaves_no_stale_file_after_build_or_doit(
     assert cli("check").code == 0
 
 
+@pytest.mark.slow
 def test_stray_file_fails_doit_and_doit_writes_nothing(repo: Path, cli: Cli) -> None:
     assert doit(repo).returncode == 0
     (repo / "generated/notes.md").write_text("mine\n", encoding="utf-8")
@@ -212,6 +220,7 @@ def test_stray_file_fails_doit_and_doit_writes_nothing(repo: Path, cli: Cli) -> 
     assert cli("check").code == 0
 
 
+@pytest.mark.slow
 def test_symlinked_subfolder_of_generated_is_refused_and_never_written_through(
     repo: Path, cli: Cli, tmp_path: Path
 ) -> None:
@@ -233,6 +242,7 @@ def test_symlinked_subfolder_of_generated_is_refused_and_never_written_through(
     assert files_under(victim) == {"hooks.json": b'{"mine": true}\n'}
 
 
+@pytest.mark.slow
 def test_harness_file_name_cannot_reach_doit_targets_or_clean(
     repo: Path, cli: Cli, tmp_path: Path
 ) -> None:
@@ -254,6 +264,7 @@ def test_harness_file_name_cannot_reach_doit_targets_or_clean(
     assert (victim / "notes.txt").read_text(encoding="utf-8") == "precious\n"
 
 
+@pytest.mark.slow
 def test_doit_clean_never_deletes_committed_outputs(repo: Path) -> None:
     before = files_under(repo / "generated")
     assert doit(repo).returncode == 0
@@ -274,6 +285,7 @@ def test_deeply_nested_catalogue_is_c001(repo: Path, cli: Cli) -> None:
     assert "Traceback" not in result.err
 
 
+@pytest.mark.slow
 def test_deeply_nested_pyproject_is_k002_everywhere(repo: Path, cli: Cli) -> None:
     with (repo / "pyproject.toml").open("a", encoding="utf-8") as handle:
         handle.write("\n[tool.other]\ndeep = " + "[" * 5000 + "]" * 5000 + "\n")
@@ -313,6 +325,7 @@ def test_unremovable_stale_file_is_one_line_and_changes_nothing(
     assert tree(repo / "generated") == before
 
 
+@pytest.mark.slow
 def test_no_home_and_unknown_user_id_still_checks(
     repo: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -330,6 +343,7 @@ def test_no_home_and_unknown_user_id_still_checks(
         assert result.code == 0, result.err
 
 
+@pytest.mark.slow
 def test_relative_xdg_cache_home_is_ignored(
     repo: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -343,6 +357,7 @@ def test_relative_xdg_cache_home_is_ignored(
     assert not (repo / "relative-cache").exists()
 
 
+@pytest.mark.slow
 def test_doit_state_that_is_a_folder_is_k003(repo: Path) -> None:
     (repo / ".doit.db").mkdir()
     done = doit(repo)

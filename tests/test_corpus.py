@@ -29,7 +29,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, Result
+from tests.support.diagnostics import Result
+from tests.support.repository import REPO
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 NAMES = sorted(path.stem for path in CORPUS.glob("*.md"))
@@ -42,6 +43,7 @@ def test_corpus_is_complete() -> None:
     assert expected == NAMES or UPDATE, "every NAME.md needs a NAME.expected, and vice versa"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_corpus(name: str, monkeypatch: pytest.MonkeyPatch, cli: Callable[..., Result]) -> None:
     monkeypatch.chdir(REPO)

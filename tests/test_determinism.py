@@ -17,7 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import copy_repository
+from tests.support.repository import copy_repository
+
+pytestmark = pytest.mark.slow
 
 RUN_HOOKMSG = "import sys; from hookmsg.cli import run; sys.exit(run(sys.argv[1:]))"
 

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import REPO
-from dispatch_support import PAYLOADS, payload_fixtures
 from hookmsg_dispatch import jsonio
 from hookmsg_dispatch.call import Call, FileChange
 from hookmsg_dispatch.contracts import build_call, parse_patch
+from tests.support.dispatch import PAYLOADS, payload_fixtures
+from tests.support.repository import REPO
 
 PACKAGE = REPO / "scripts" / "hookmsg_dispatch"
 TABLE = json.loads((REPO / "generated" / "dispatch-table.json").read_text(encoding="utf-8"))
@@ -138,6 +138,7 @@ def test_odd_payload_values_never_raise(payload: dict[str, Any]) -> None:
 # --------------------------------------------------------------------------- JSON without `json`
 
 
+@pytest.mark.slow
 @given(
     st.recursive(
         st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
@@ -151,6 +152,7 @@ def test_loads_agrees_with_json(value: Any) -> None:
     assert jsonio.loads(f"  {text}\n") == value
 
 
+@pytest.mark.slow
 @given(
     st.dictionaries(st.text(), st.text() | st.dictionaries(st.text(), st.text() | st.booleans()))
 )

@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
-from dispatch_support import (
+from hookmsg_dispatch.main import REFUSED, WENT_AHEAD, run
+from hookmsg_dispatch.text import VALUE_LIMIT, fill, sanitise, within_cap
+from tests.support.dispatch import (
     build_install_root,
     clean_env,
     copy_root,
@@ -19,8 +21,6 @@ from dispatch_support import (
     table,
     with_guards,
 )
-from hookmsg_dispatch.main import REFUSED, WENT_AHEAD, run
-from hookmsg_dispatch.text import VALUE_LIMIT, fill, sanitise, within_cap
 
 DEPENDENCY = "pretooluse-dependency-guard"
 WRITE_SET = [
@@ -57,6 +57,7 @@ def _procedure(root: Path, name: str) -> str:
     return f"Full procedure: {root / 'messages' / f'{name}.md'}"
 
 
+@pytest.mark.slow
 def test_a_firing_guard_advises_after_the_call_went_ahead(root: Path, env: Any) -> None:
     with_guards(root, {DEPENDENCY: {"detector": "first-path"}})
     payload = payload_fixtures("claude-code")["PreToolUse-Write"]
@@ -75,6 +76,7 @@ def test_a_firing_guard_advises_after_the_call_went_ahead(root: Path, env: Any) 
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["flag", "env"])
 def test_strict_mode_denies_with_the_advisory_as_reason(root: Path, env: Any, how: str) -> None:
     with_guards(root, {DEPENDENCY: {"detector": "first-path"}})

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from dispatch_support import (
+from tests.support.dispatch import (
     PREFIX,
     Ran,
     build_install_root,
@@ -70,6 +70,7 @@ def _context(ran: Ran) -> str:
     return str(ran.json()["hookSpecificOutput"]["additionalContext"])
 
 
+@pytest.mark.slow
 def test_a_missing_message_is_left_out_and_the_rest_delivered(root: Path, env: Any) -> None:
     (root / "messages" / "sessionstart.md").unlink()
     payload = payload_fixtures("claude-code")["SessionStart"]
@@ -79,6 +80,7 @@ def test_a_missing_message_is_left_out_and_the_rest_delivered(root: Path, env: A
     assert _context(ran) == delivered(root, "skill-index")
 
 
+@pytest.mark.slow
 def test_an_unreadable_message_is_left_out(root: Path, env: Any) -> None:
     path = root / "messages" / "pretooluse-write.md"
     path.unlink()
@@ -105,6 +107,7 @@ def test_a_broken_dispatch_table_delivers_nothing(root: Path, env: Any, damage: 
     assert ran.out == b""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "payload",
     [b"", b"   \n", b"{not json", b"[1, 2]", b'"text"', b"\xff\xfe\x00", b'{"a": 1} {"b": 2}'],
@@ -213,6 +216,7 @@ def test_a_missing_dispatcher_package_fails_open(root: Path, env: Any) -> None:
     assert ran.out == b""
 
 
+@pytest.mark.slow
 def test_stop_never_blocks_nor_continues(root: Path, env: Any) -> None:
     for contract in ("claude-code", "codex", "qwen-code"):
         payload = payload_fixtures(contract)["Stop"]
@@ -227,6 +231,7 @@ def test_stop_never_blocks_nor_continues(root: Path, env: Any) -> None:
                 assert ran.out == b"", f"{contract}: Stop output reaches its model only as a block"
 
 
+@pytest.mark.slow
 def test_a_stop_after_a_continued_turn_says_nothing(root: Path, env: Any) -> None:
     """Claude Code prompts the model again with Stop context and then sends the next Stop
     with `stop_hook_active: true`; answering that one too would keep the model going."""
@@ -269,7 +274,7 @@ def test_the_table_is_read_even_when_guards_toml_data_is_odd(root: Path, env: An
 
 def test_nothing_is_imported_from_the_opened_project(root: Path, env: Any, tmp_path: Path) -> None:
     """Run as `python -c BOOT` without -I, so the working directory is on sys.path."""
-    from dispatch_support import BOOT
+    from tests.support.dispatch import BOOT
 
     project = tmp_path / "project"
     (project / "hookmsg_dispatch").mkdir(parents=True)

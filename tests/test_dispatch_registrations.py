@@ -20,7 +20,9 @@ from typing import Any
 
 import pytest
 
-from dispatch_support import (
+from hookmsg.config import load_project
+from hookmsg.workspace import load_workspace
+from tests.support.dispatch import (
     BOOT,
     PREFIX,
     build_install_root,
@@ -31,8 +33,6 @@ from dispatch_support import (
     python39,
     table,
 )
-from hookmsg.config import load_project
-from hookmsg.workspace import load_workspace
 
 CONTRACT_SHAPES = {
     "hook-specific": "hookSpecificOutput",
@@ -129,7 +129,7 @@ def _text(style: str, out: bytes) -> str:
 
 
 def _harnesses() -> list[tuple[str, str, str]]:
-    from conftest import REPO
+    from tests.support.repository import REPO
 
     workspace = load_workspace(load_project(REPO))
     assert workspace.catalogue.harnesses is not None
@@ -145,6 +145,7 @@ def _harnesses() -> list[tuple[str, str, str]]:
 HARNESSES = _harnesses()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("harness", "file", "contract"), HARNESSES, ids=[h[0] for h in HARNESSES])
 def test_every_registration_answers_every_payload(
     root: Path, tmp_path: Path, harness: str, file: str, contract: str
@@ -190,6 +191,7 @@ def test_every_registration_answers_every_payload(
     assert ran, f"no payload fixture matched any {harness} handler"
 
 
+@pytest.mark.slow
 def test_every_contract_has_a_fixture_for_every_registered_event(root: Path) -> None:
     for harness, file, contract in HARNESSES:
         data = json.loads((root / "generated" / harness / file).read_text(encoding="utf-8"))
@@ -219,6 +221,7 @@ def test_the_fail_open_bootstrap_runs_the_dispatcher(root: Path, tmp_path: Path)
     assert delivered(root, "skill-index") in text
 
 
+@pytest.mark.slow
 def test_runs_on_python_3_9(root: Path, tmp_path: Path) -> None:
     interpreter = python39()
     if interpreter is None:

@@ -7,7 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conftest import Result
+import pytest
+
+from tests.support.diagnostics import Result
 
 Cli = Callable[..., Result]
 
@@ -18,6 +20,7 @@ def _table(project: Path) -> Any:
     return json.loads((project / TABLE).read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 def test_the_table_is_a_committed_output_that_check_guards(project: Path, cli: Cli) -> None:
     assert cli("check").code == 0
     (project / TABLE).write_text("{}\n", encoding="utf-8")
@@ -64,6 +67,7 @@ def test_the_table_describes_every_message_and_contract(project: Path) -> None:
     assert data["contracts"]["copilot"]["tools"]["create"] == "Write"
 
 
+@pytest.mark.slow
 def test_guards_toml_tables_become_conditions_verbatim(project: Path) -> None:
     from hookmsg.config import load_project
     from hookmsg.render.dispatch_table import dispatch_table_data
@@ -74,7 +78,7 @@ def test_guards_toml_tables_become_conditions_verbatim(project: Path) -> None:
         '[posttooluse-proactive-compaction]\ndetector = "compaction"\nthreshold = 0.7\n',
         encoding="utf-8",
     )
-    data = dispatch_table_data(load_workspace(load_project(project)))
+    data = dispatch_table_data(load_workspace(load_project(project)).loaded())
     assert data["conditions"] == {
         "pretooluse-dependency-guard": {"detector": "dependency", "manifests": ["package.json"]},
         "posttooluse-proactive-compaction": {"detector": "compaction", "threshold": 0.7},
@@ -83,7 +87,7 @@ def test_guards_toml_tables_become_conditions_verbatim(project: Path) -> None:
     assert data["messages"]["posttooluse-proactive-compaction"]["condition"] == "compaction"
     assert data["messages"]["pretooluse-eval-guard"]["condition"] is None
     (project / "catalog" / "guards.toml").unlink()
-    data = dispatch_table_data(load_workspace(load_project(project)))
+    data = dispatch_table_data(load_workspace(load_project(project)).loaded())
     assert data["conditions"] == {}
     assert all(entry["condition"] is None for entry in data["messages"].values())
 
@@ -131,8 +135,8 @@ def test_a_registration_without_a_contract_is_c002(project: Path, cli: Cli) -> N
 
 
 def test_the_install_root_holds_the_dispatcher_package_with_its_subpackages() -> None:
-    from conftest import REPO
     from hookmsg.install_root import dispatcher_files
+    from tests.support.repository import REPO
 
     found = dispatcher_files()
     package = REPO / "scripts" / "hookmsg_dispatch"
@@ -164,7 +168,7 @@ def test_every_dispatcher_package_ships_in_the_wheel() -> None:
     missing from [tool.setuptools] packages would be missing from an install root."""
     import tomllib
 
-    from conftest import REPO
+    from tests.support.repository import REPO
 
     listed = set(
         tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][

@@ -10,54 +10,16 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from conftest import copy_repository, files_under
+from tests.support.doit import STATE, doit, rewrite
+from tests.support.repository import WITH_DODO, copy_repository, files_under
 
-REPO = Path(__file__).resolve().parent.parent
-COPIED = ("pyproject.toml", "messages", "catalog", "generated", "dodo.py", "scripts")
-STATE = ".doit.db"
+pytestmark = pytest.mark.slow
+
 GENERATORS = {"skill_index", "advisories", "inventory"}
-
-
-@dataclass(frozen=True)
-class Doit:
-    code: int
-    output: str
-
-    @property
-    def lines(self) -> list[str]:
-        return [line for line in self.output.split("\n") if line.strip()]
-
-    @property
-    def ran(self) -> set[str]:
-        return {line[2:].strip() for line in self.lines if line.startswith(". ")}
-
-    @property
-    def up_to_date(self) -> set[str]:
-        return {line[3:].strip() for line in self.lines if line.startswith("-- ")}
-
-
-def doit(root: Path, *args: str) -> Doit:
-    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTIONS", "NO_COLOR")}
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    result = subprocess.run(
-        [sys.executable, "-m", "doit", *args],
-        cwd=root,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        encoding="utf-8",
-        errors="replace",
-        check=False,
-    )
-    return Doit(result.returncode, result.stdout)
 
 
 def files(root: Path) -> dict[str, bytes]:
@@ -72,7 +34,7 @@ def files(root: Path) -> dict[str, bytes]:
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A copy of the repository that doit can run in, without doit state."""
-    root = copy_repository(tmp_path / "repo", COPIED)
+    root = copy_repository(tmp_path / "repo", WITH_DODO)
     assert not (root / STATE).exists()
     return root
 
@@ -88,13 +50,6 @@ def built(repo: Path, committed: dict[str, bytes]) -> Path:
     first = doit(repo)
     assert first.code == 0, first.output
     return repo
-
-
-def rewrite(path: Path, text: str) -> None:
-    """Write `text` and move the mtime on: doit trusts an unchanged mtime without hashing."""
-    previous = path.stat().st_mtime_ns
-    path.write_text(text, encoding="utf-8")
-    os.utime(path, ns=(previous + 10**9, previous + 10**9))
 
 
 def insert_before_bindings(path: Path, text: str) -> None:

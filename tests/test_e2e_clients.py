@@ -9,7 +9,11 @@ import sys
 import tomllib
 from pathlib import Path
 
-from conftest import REPO
+import pytest
+
+from tests.support.repository import REPO
+
+pytestmark = pytest.mark.slow
 
 SCRIPT = REPO / "scripts" / "e2e_clients.py"
 PINS = tomllib.loads((REPO / "catalog" / "e2e-clients.toml").read_text(encoding="utf-8"))

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from tests.support.repository import REPO
+
+pytestmark = pytest.mark.slow
 
 HOOKMSG = [sys.executable, "-c", "import sys; from hookmsg.cli import run; sys.exit(run())"]
 

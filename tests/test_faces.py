@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, Result
-from hookmsg.codes import RULES, rule_table_markdown
+from hookmsg.codes import CODES
 from hookmsg.config import load_project
 from hookmsg.workspace import load_workspace
+from tests.support.diagnostics import Result
+from tests.support.repository import REPO
 
 Cli = Callable[..., Result]
 
@@ -49,7 +50,7 @@ def test_preview_guard_takes_set_values(project: Path, cli: Cli) -> None:
 
 def test_preview_context_message_prints_its_delivered_text(project: Path, cli: Cli) -> None:
     result = cli("preview", "stop")
-    message = load_workspace(load_project()).messages["stop"]
+    message = load_workspace(load_project()).authored["stop"]
     assert result.code == 0
     assert result.out == message.delivered + "\n"
     assert "SPDX" not in result.out and "## Bindings" not in result.out
@@ -87,8 +88,9 @@ def test_preview_placeholder_without_any_value_is_an_error(project: Path, cli: C
 # explain
 
 
+@pytest.mark.slow
 def test_explain_every_code(cli: Cli) -> None:
-    for code, rule in RULES.items():
+    for code, rule in CODES.items():
         result = cli("explain", code.lower())
         assert result.code == 0
         assert result.out.startswith(f"{code}: {rule.summary}\n")
@@ -97,20 +99,51 @@ def test_explain_every_code(cli: Cli) -> None:
 
 def test_explain_lists_every_code_and_rejects_unknown_ones(cli: Cli) -> None:
     listing = cli("explain")
-    assert [line.split()[0] for line in listing.out.splitlines()] == list(RULES)
+    assert [line.split()[0] for line in listing.out.splitlines()] == list(CODES)
     unknown = cli("explain", "Z999")
     assert unknown.code == 2 and "unknown code 'Z999'" in unknown.err
 
 
-def test_readme_rule_table_comes_from_the_code_table() -> None:
+def test_the_code_type_and_the_code_table_list_the_same_codes() -> None:
+    # `Code` (what mypy checks) and `CODES` (what explain and generated/rules.md print)
+    # are written side by side in codes.py: neither may hold a code the other lacks.
+    from typing import get_args
+
+    from hookmsg.codes import Code
+
+    assert list(get_args(Code)) == list(CODES)
+
+
+def test_generated_rule_table_comes_from_the_code_table() -> None:
+    # The committed table is drift-checked like every output (`hookmsg check`); here: it
+    # has one row per code, in the table's order, with the code's text and fix.
+    table = (REPO / "generated" / "rules.md").read_text(encoding="utf-8")
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    assert [row.split("`")[1] for row in rows] == list(CODES)
+    for row, rule in zip(rows, CODES.values(), strict=True):
+        cells = [cell.strip() for cell in row.split(" | ")]
+        assert cells[1:3] == [rule.summary, rule.fix]
+
+
+def test_readme_links_to_the_generated_rule_table() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    table = readme.split("<!-- rules:start -->\n", 1)[1].split("<!-- rules:end -->", 1)[0]
-    assert table.strip() == rule_table_markdown().strip()
+    assert "(generated/rules.md)" in readme
+    assert "| `F001` |" not in readme, "the rule table lives in generated/rules.md only"
 
 
 # formats and colours
 
 
+def test_the_format_choices_are_the_table_of_formatters() -> None:
+    from hookmsg.cli import FORMAT_CHOICES
+    from hookmsg.diagnostics import FORMATTERS, format_diagnostics
+
+    assert tuple(FORMATTERS) == FORMAT_CHOICES
+    with pytest.raises(ValueError, match="unknown diagnostic format 'xml'"):
+        format_diagnostics([], "xml")
+
+
+@pytest.mark.slow
 def test_json_format_has_a_stable_schema(project: Path, cli: Cli) -> None:
     _break_licence(project)
     for argv in (("validate", "--format", "json"), ("check", "--format", "json")):
@@ -144,6 +177,7 @@ def test_github_format_is_chosen_inside_github_actions(
     assert explicit.out.startswith("messages/stop.md:1:1: L001 ")
 
 
+@pytest.mark.slow
 def test_colour_only_on_a_terminal_and_never_with_no_color(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -184,6 +218,7 @@ def _archive(project: Path) -> bytes:
     return next((project / "dist").glob("*.tar.gz")).read_bytes()
 
 
+@pytest.mark.slow
 def test_package_is_reproducible_and_its_manifest_matches(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -249,6 +284,7 @@ def _git_checkout(root: Path) -> None:
     _git(root, "tag", "v9.8.7")
 
 
+@pytest.mark.slow
 def test_build_and_package_are_quiet_without_verbose(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -263,6 +299,7 @@ def test_build_and_package_are_quiet_without_verbose(
     assert "wrote " in cli("package", "--content-version", "v2", "-v").err
 
 
+@pytest.mark.slow
 def test_archive_name_carries_the_content_version(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -277,6 +314,7 @@ def test_archive_name_carries_the_content_version(
     assert not (project.parent / "x.tar.gz").exists()
 
 
+@pytest.mark.slow
 def test_packaging_a_dirty_tree_warns(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -293,6 +331,7 @@ def test_packaging_a_dirty_tree_warns(
     assert (project / "dist/hookmsg-assets-v9.8.7-dirty.tar.gz").is_file()
 
 
+@pytest.mark.slow
 def test_existing_archive_with_different_bytes_is_never_overwritten(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -320,6 +359,7 @@ def test_package_refuses_when_check_fails(
     assert not (project / "dist").exists()
 
 
+@pytest.mark.slow
 def test_package_rejects_a_bad_source_date_epoch(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -329,6 +369,7 @@ def test_package_rejects_a_bad_source_date_epoch(
     assert "SOURCE_DATE_EPOCH" in result.err
 
 
+@pytest.mark.slow
 def test_package_holds_only_what_the_check_validated(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:

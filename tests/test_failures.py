@@ -36,9 +36,12 @@ from pathlib import Path
 import pytest
 
 import hookmsg.outputs
-from conftest import REPO, Result, copy_repository, files_under, leftovers
 from hookmsg.errors import FindingsError
 from hookmsg.outputs import GENERATORS, Generator
+from tests.support.diagnostics import Result
+from tests.support.repository import REPO, WITH_DODO, copy_repository, files_under, leftovers
+
+pytestmark = pytest.mark.slow
 
 Cli = Callable[..., Result]
 Tree = dict[str, bytes]
@@ -377,7 +380,6 @@ def test_next_build_recovers_after_sigkill(
 
 # =========================================================================== doit state
 
-DOIT_COPIED = ("pyproject.toml", "messages", "catalog", "generated", "dodo.py", "scripts")
 STATE = ".doit.db"
 
 
@@ -401,7 +403,7 @@ def ran(result: subprocess.CompletedProcess[str]) -> list[str]:
 
 @pytest.fixture
 def doit_repo(tmp_path: Path) -> Path:
-    root = copy_repository(tmp_path / "repo", DOIT_COPIED)
+    root = copy_repository(tmp_path / "repo", WITH_DODO)
     committed = files_under(root / "generated")
     first = doit(root)
     assert first.returncode == 0, first.stdout

@@ -15,10 +15,12 @@ from pathlib import Path
 
 import pytest
 
+import hookmsg.check_cache
 import hookmsg.commands.build
-import hookmsg.fastcheck
-from conftest import Result
-from hookmsg.fastcheck import cache_path, known_clean
+from hookmsg.check_cache import cache_path, known_clean
+from tests.support.diagnostics import Result
+
+pytestmark = pytest.mark.slow
 
 Cli = Callable[..., Result]
 
@@ -255,15 +257,15 @@ def test_pipeline_code_and_libraries_are_part_of_the_key(
     project: Path, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     code = tmp_path / "code"
-    shutil.copytree(hookmsg.fastcheck.PACKAGE, code, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(hookmsg.fastcheck, "PACKAGE", code)
+    shutil.copytree(hookmsg.check_cache.PACKAGE, code, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(hookmsg.check_cache, "PACKAGE", code)
     assert cli("check").code == 0
     assert known_clean(project)
     _edit(code / "rules" / "licence.py", '"""', '"""Changed. ')
     assert not known_clean(project)
 
     assert cli("check").code == 0
-    monkeypatch.setattr(hookmsg.fastcheck, "_library_stamps", lambda: ["markdown_it=99.0"])
+    monkeypatch.setattr(hookmsg.check_cache, "_library_stamps", lambda: ["markdown_it=99.0"])
     assert not known_clean(project)
 
 
@@ -275,15 +277,18 @@ def test_an_edit_while_the_check_runs_is_never_recorded_as_clean(
 ) -> None:
     real_validate = hookmsg.commands.build.validate_workspace
     stop = project / "messages" / "stop.md"
+    edits: list[Path] = []
 
     def validate_then_edit(workspace: object) -> object:
         found = real_validate(workspace)  # type: ignore[arg-type]
         # The check has read the clean file; now someone breaks it (no licence line).
         stop.write_text(stop.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")
+        edits.append(stop)
         return found
 
     monkeypatch.setattr(hookmsg.commands.build, "validate_workspace", validate_then_edit)
     assert cli("check").code == 0  # it validated the clean bytes
+    assert edits == [stop], "the edit happened while the check ran, once"
     monkeypatch.setattr(hookmsg.commands.build, "validate_workspace", real_validate)
     assert not known_clean(project)
     result = cli("check")
@@ -312,7 +317,7 @@ def test_every_file_of_the_libraries_is_part_of_the_key(
     (deep.parents[1] / "__init__.py").write_text("", encoding="utf-8")
     deep.write_text("X = 1\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path / "libs"))
-    monkeypatch.setattr(hookmsg.fastcheck, "LIBRARIES", ("fakelib",))
+    monkeypatch.setattr(hookmsg.check_cache, "LIBRARIES", ("fakelib",))
     assert cli("check").code == 0
     assert known_clean(project)
     deep.write_text("X = 22\n", encoding="utf-8")  # a change below the package's __init__.py

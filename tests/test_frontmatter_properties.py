@@ -6,11 +6,14 @@ from __future__ import annotations
 import os
 import string
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hookmsg.frontmatter import read_front_matter
+
+pytestmark = pytest.mark.slow
 
 EXAMPLES = int(os.environ.get("HOOKMSG_FUZZ_EXAMPLES", "100"))
 SETTINGS = settings(

@@ -10,7 +10,7 @@ Two kinds of input, each written to a file and validated in-process through
   licence line, remove the `## Bindings` heading, change an arrow glyph.
 
 Whatever the input, the run exits 0 or 1, raises nothing, prints no traceback, and
-prints only `path:line:col: CODE message` lines whose code is in `hookmsg.codes.RULES`
+prints only `path:line:col: CODE message` lines whose code is in `hookmsg.codes.CODES`
 (exit 1 exactly when it prints one). Mutations that certainly break a rule (no licence
 line, no `## Bindings`, U+202E or `${X}` in the body, `Drives ->` for `Drives →`) exit 1
 with the rule's code.
@@ -28,8 +28,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import re
-import shutil
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -40,10 +38,12 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from hookmsg.cli import run
-from hookmsg.codes import RULES
+from tests.support.diagnostics import Result, parse_findings
+from tests.support.message import LICENCE
+from tests.support.repository import REPO, copy_repository
 
-REPO = Path(__file__).resolve().parent.parent
-COPIED = ("pyproject.toml", "messages", "catalog", "generated")
+pytestmark = pytest.mark.slow
+
 LONG_RUN = os.environ.get("HOOKMSG_FUZZ_EXAMPLES", "")
 EXAMPLES = int(LONG_RUN or "100")
 
@@ -57,11 +57,7 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 
-LICENCE = "<!-- SPDX-License-Identifier: MIT -->"
 MESSAGES = sorted(path.stem for path in (REPO / "messages").glob("*.md"))
-DIAGNOSTIC = re.compile(
-    r"^(?P<path>.+?):(?P<line>[1-9]\d*):(?P<col>[1-9]\d*): (?P<code>[A-Z]\d{3}) .*$"
-)
 GLYPHS = "→←↑↔"
 HOSTILE_CHARS = (
     "\x00", "\x07", "\x0b", "\x0c", "\r", "\x1b", "\x1c", "\x7f", "\x85", "\xa0", "\xad",
@@ -72,25 +68,10 @@ HOSTILE_CHARS = (
 CHARS = st.one_of(st.sampled_from(HOSTILE_CHARS), st.characters())
 
 
-@dataclass(frozen=True)
-class Result:
-    code: int
-    out: str
-    err: str
-
-
 @pytest.fixture(scope="module")
 def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One copy of the repository for every example of this module."""
-    folder = tmp_path_factory.mktemp("fuzz") / "repo"
-    folder.mkdir()
-    for name in COPIED:
-        source = REPO / name
-        if source.is_dir():
-            shutil.copytree(source, folder / name)
-        else:
-            shutil.copy2(source, folder / name)
-    return folder
+    return copy_repository(tmp_path_factory.mktemp("fuzz") / "repo")
 
 
 def validate(root: Path, path: str) -> Result:
@@ -107,12 +88,7 @@ def codes(result: Result) -> list[str]:
     assert "Traceback" not in result.err, result.err
     lines = result.out.split("\n")
     assert lines[-1] == "", f"output does not end with a newline: {result.out[-80:]!r}"
-    found = []
-    for line in lines[:-1]:
-        match = DIAGNOSTIC.match(line)
-        assert match is not None, f"not a diagnostic line: {line!r}"
-        assert match["code"] in RULES, line
-        found.append(match["code"])
+    found = [finding.code for finding in parse_findings(result.out)]
     assert (result.code == 1) == bool(found), result
     return found
 

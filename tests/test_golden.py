@@ -26,10 +26,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result
 from hookmsg.config import load_project
 from hookmsg.outputs import GENERATOR_NAMES, render_outputs
 from hookmsg.workspace import load_workspace
+from tests.support.diagnostics import Result
 
 TESTS = Path(__file__).resolve().parent
 FIXTURE = TESTS / "fixtures" / "mini"
@@ -215,6 +215,7 @@ def test_repository_outputs_equal_what_the_sources_produce(project: Path) -> Non
         assert output.path.read_bytes() == output.content, f"{output.display} drifted"
 
 
+@pytest.mark.slow
 def test_repository_check_is_clean(project: Path, cli: Cli) -> None:
     result = cli("check")
     assert result.code == 0, result.out + result.err

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from guards_support import conditions, run
 from hookmsg_dispatch.call import Call
 from hookmsg_dispatch.compaction import measure
+from tests.support.guards import conditions, run
 
 MESSAGE = "posttooluse-proactive-compaction"
 

@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result, edit, line_of, located, run_findings
-from guards_support import REPO, bash, claude_edit, claude_write, conditions, git_project, run
-from hookmsg.codes import RULES
+from hookmsg.codes import CODES
 from hookmsg.guarddata import DETECTORS
 from hookmsg.regexcheck import nested_quantifier
 from hookmsg_dispatch.call import Call
 from hookmsg_dispatch.guards import PLACEHOLDERS
+from tests.support.diagnostics import Result, located, run_findings
+from tests.support.guards import REPO, bash, claude_edit, claude_write, conditions, git_project, run
+from tests.support.text import edit, line_of
 
 Cli = Callable[..., Result]
 GUARDS = "catalog/guards.toml"
@@ -60,6 +61,7 @@ def test_u004_nested_quantifier(project: Path, cli: Cli) -> None:
     assert findings(cli) == [(GUARDS, line_of(text, '"git rebase"'), 1, "U004")]
 
 
+@pytest.mark.slow
 def test_u005_table_for_no_message_or_the_wrong_kind(project: Path, cli: Cli) -> None:
     path = project / GUARDS
     text = path.read_text(encoding="utf-8") + (
@@ -101,7 +103,7 @@ def test_guard_data_file_missing_or_not_toml(project: Path, cli: Cli) -> None:
 
 def test_every_u_code_has_a_test_here_and_explains_itself(cli: Cli) -> None:
     source = Path(__file__).read_text(encoding="utf-8")
-    codes = [code for code in RULES if code.startswith("U")]
+    codes = [code for code in CODES if code.startswith("U")]
     assert codes == [f"U00{n}" for n in range(1, 8)]
     for code in codes:
         assert re.search(rf"^def test_{code.lower()}_", source, re.MULTILINE), code

@@ -5,8 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from guards_support import bash, claude_edit, claude_write, codex_patch, git_project, qwen_write
-from guards_support import run as run_guard
+from tests.support.guards import (
+    bash,
+    claude_edit,
+    claude_write,
+    codex_patch,
+    git_project,
+    qwen_write,
+)
+from tests.support.guards import run as run_guard
 
 GUARD = "pretooluse-dependency-guard"
 

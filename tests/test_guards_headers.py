@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from guards_support import claude_edit, claude_write, codex_patch, git_project, qwen_write, run
+from tests.support.guards import (
+    claude_edit,
+    claude_write,
+    codex_patch,
+    git_project,
+    qwen_write,
+    run,
+)
 
 WRITE = "pretooluse-write-header-guard"
 EDIT = "pretooluse-edit-header-guard"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from guards_support import bash, claude_edit, claude_write, codex_patch, git_project, run
+from tests.support.guards import bash, claude_edit, claude_write, codex_patch, git_project, run
 
 WRITE = "pretooluse-write-plan-guard"
 BASH = "pretooluse-bash-plan-guard"

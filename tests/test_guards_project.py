@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from guards_support import bash, claude_write, git_project, real_git_project, run
 from hookmsg_dispatch.project import Project, git_root, read_bounded
+from tests.support.guards import bash, claude_write, git_project, real_git_project, run
 
 
 def test_git_root_is_the_nearest_work_tree_above_cwd(tmp_path: Path) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from guards_support import run
 from hookmsg_dispatch.call import Call
+from tests.support.guards import run
 
 GUARD = "pretooluse-askuserquestion-recommended"
 

@@ -93,6 +93,7 @@ def _worker(index: int, folder: str, shared: Any) -> None:
             started.value -= 1
 
 
+@pytest.mark.slow
 def test_concurrent_updates_of_one_session_lose_nothing(tmp_path: Path) -> None:
     context = multiprocessing.get_context("spawn")
     started = context.Value("i", 0)

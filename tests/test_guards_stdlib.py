@@ -39,8 +39,8 @@ def test_importing_every_detector_loads_no_typing_or_build_side() -> None:
         "print(sorted(m for m in ('typing', 'hookmsg', 'tempfile', 'hashlib', 'importlib.util')"
         " if m in sys.modules))"
     )
-    done = subprocess.run(
-        [sys.executable, "-I", "-S", "-c", code, str(PACKAGE.parent)],
+    done = subprocess.run(  # -B: no bytecode written into this checkout's scripts/
+        [sys.executable, "-I", "-S", "-B", "-c", code, str(PACKAGE.parent)],
         capture_output=True,
         text=True,
         check=True,

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conftest import Result, edit, run_findings
+from tests.support.diagnostics import Result, run_findings
+from tests.support.text import edit
 
 Cli = Callable[..., Result]
 

@@ -34,26 +34,17 @@ from pathlib import Path
 import pytest
 
 import hookmsg.message
-from conftest import (
-    BINDINGS,
-    BODY,
-    FINDING_LINE,
-    LICENCE,
-    TITLE,
-    VALID,
+from tests.support.diagnostics import (
     Finding,
     Position,
     Result,
-    append,
-    edit,
-    line_of,
     located,
-    outside,
     parse_findings,
-    replace,
     run_findings,
-    write,
 )
+from tests.support.message import BINDINGS, BODY, LICENCE, TITLE, VALID
+from tests.support.repository import outside
+from tests.support.text import append, edit, line_of, replace, write
 
 Cli = Callable[..., Result]
 HOOKS_PATH = "`catalog/hooks.toml`"
@@ -134,6 +125,7 @@ def deny(monkeypatch: pytest.MonkeyPatch, module: object, name: str, suffix: str
 # =========================================================================== encodings
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("data", "expected", "byte"),
     [
@@ -216,6 +208,7 @@ def test_nul_in_the_delivered_text_is_both_binary_and_hidden(project: Path, cli:
 HIDDEN = {"Cc", "Cf", "Zl", "Zp"}  # control, format (bidi, zero-width), line/paragraph separators
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "char",
     [
@@ -311,8 +304,8 @@ def test_diagnostics_never_echo_control_characters(project: Path, cli: Cli, text
     result = cli("validate", str(path))
     assert result.code == 1
     assert len(result.out.splitlines()) == result.out.count("\n"), repr(result.out)
+    parse_findings(result.out)  # asserts that every line is a finding
     for line in result.out.split("\n")[:-1]:
-        assert FINDING_LINE.match(line), repr(line)
         hidden = [c for c in line if c != "\t" and unicodedata.category(c) in HIDDEN]
         assert hidden == [], repr(line)
 
@@ -396,6 +389,7 @@ NESTINGS: dict[str, Callable[[int], str]] = {
 DEPTHS = (10, 45, 48, 49, 50, 51, 97, 98, 99, 100, 101, 150, 500)
 
 
+@pytest.mark.slow
 def test_nesting_at_and_past_the_limit_is_f008_never_a_lost_section(
     project: Path, cli: Cli
 ) -> None:
@@ -463,6 +457,7 @@ TOKENS = [
 UNTERMINATED = {"`", "```", "~~~", "<!--"}  # a block that runs to the end of the file
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("token", TOKENS)
 def test_fifty_thousand_characters_of_markup(project: Path, cli: Cli, token: str) -> None:
     run = token * max(50_000 // len(token), 1)
@@ -509,6 +504,7 @@ DISGUISES: list[tuple[str, list[Position]]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("disguise", "expected"), DISGUISES, ids=[repr(d) for d, _ in DISGUISES])
 def test_bindings_heading_in_disguise(
     project: Path, cli: Cli, disguise: str, expected: list[Position]
@@ -575,6 +571,7 @@ ADVISORIES: list[tuple[str, list[Position]]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("advisory", "expected"), ADVISORIES, ids=[repr(a) for a, _ in ADVISORIES])
 def test_jinja_in_the_advisory(
     project: Path, cli: Cli, advisory: str, expected: list[Position]
@@ -709,6 +706,7 @@ C002_CASES: dict[str, CatalogueEdit] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", C002_CASES.values(), ids=C002_CASES.keys())
 def test_catalogue_schema_error_is_one_c002_on_its_line(
     project: Path, cli: Cli, case: CatalogueEdit
@@ -766,6 +764,7 @@ def test_duplicate_toml_table_is_c001_at_the_repeat(project: Path, cli: Cli) -> 
     assert located(found) == [("catalog/hooks.toml", line, len(header), "C001")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "data", "expected"),
     [
@@ -826,6 +825,7 @@ def test_nul_in_the_catalogue_is_f004_and_c001(project: Path, cli: Cli) -> None:
 # =========================================================================== message names
 
 
+@pytest.mark.slow
 def test_message_file_named_dot_dot(project: Path, cli: Cli) -> None:
     # `messages/...md` has the name `..`: no registry entry can name it (names are
     # kebab-case), so it is unregistered, and it never becomes a path.
@@ -835,6 +835,7 @@ def test_message_file_named_dot_dot(project: Path, cli: Cli) -> None:
     assert_build_refused(project, cli)
 
 
+@pytest.mark.slow
 def test_message_named_like_the_generated_skill_index_is_still_checked(
     project: Path, cli: Cli
 ) -> None:
@@ -851,6 +852,7 @@ def test_message_named_like_the_generated_skill_index_is_still_checked(
 # =========================================================================== configuration
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("old", "new", "key"),
     [
@@ -1001,6 +1003,7 @@ def _fifo(messages: Path) -> str:
     return "not a regular file"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "make",
     [_dangling, _chain_out, _to_directory, _to_fifo, _fifo],
@@ -1137,6 +1140,7 @@ def _catalogue_fifo(path: Path) -> str:
     return "not a regular file"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["hooks.toml", "harnesses.toml", "skills.toml"])
 @pytest.mark.parametrize(
     "make",
@@ -1209,6 +1213,7 @@ def test_generated_file_without_permission_is_a_finding_not_a_traceback(
     assert tree(project) == before
 
 
+@pytest.mark.slow
 def test_fifo_in_the_generated_folder_does_not_hang_the_check(project: Path) -> None:
     # A FIFO opened for reading blocks until someone writes: the check must not open
     # it blindly. Run in a subprocess; the timeout only turns a hang into a failure.
@@ -1308,7 +1313,7 @@ SANDBOX_ESCAPES = [
 @pytest.mark.parametrize("template", SANDBOX_ESCAPES)
 def test_render_advisory_raises_a_hookmsg_error_not_an_object_dump(template: str) -> None:
     from hookmsg.errors import HookmsgError
-    from hookmsg.render.advisory import render_advisory
+    from hookmsg.render.advisory_text import render_advisory
 
     with pytest.raises(HookmsgError) as raised:
         rendered = render_advisory(template, {"path": "src/app.py"}, "messages/x.md")
@@ -1401,10 +1406,10 @@ def test_line_breaking_title_cannot_split_an_inventory_row(project: Path, separa
     title = f"First {separator}| second{separator}<script>x</script>{separator}| third"
     write(project / "messages" / f"{name}.md", replace(VALID, TITLE, title).replace("\r", ""))
     workspace = load_workspace(load_project())
-    workspace.messages[name] = hookmsg.message.parse_text(
+    workspace.authored[name] = hookmsg.message.parse_text(
         replace(VALID, TITLE, title), LICENCE, f"messages/{name}.md"
     )
-    text = render_inventory_markdown(workspace)
+    text = render_inventory_markdown(workspace.loaded())
     width, rows = _inventory_rows(text)
     assert f"`{name}`" in rows, "the row is one line"
     row = rows[f"`{name}`"]

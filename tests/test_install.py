@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 
-from conftest import Result, files_under, parse_findings
 from hookmsg.config import load_project
 from hookmsg.installing.merge import CONTAINERS, is_ours
 from hookmsg.installing.target import default_root, fill_tokens
 from hookmsg.render.registrations import registration_data
 from hookmsg.workspace import load_workspace
+from tests.support.diagnostics import Result, parse_findings
+from tests.support.repository import files_under
 
 Cli = Callable[..., Result]
 PYTHON = "/usr/bin/python3"
@@ -146,6 +147,7 @@ def _format(surface: str) -> str:
     }[surface]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("surface", SURFACES)
 def test_install_verify_uninstall_round_trip_keeps_the_users_file(
@@ -203,6 +205,7 @@ def test_install_verify_uninstall_round_trip_keeps_the_users_file(
     assert [f.code for f in parse_findings(absent.out)] == ["I007"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("surface", SURFACES)
 def test_install_into_a_project_without_the_file_and_uninstall_removes_it(
     project: Path, cli: Cli, places: tuple[Path, Path], surface: str
@@ -219,6 +222,7 @@ def test_install_into_a_project_without_the_file_and_uninstall_removes_it(
     assert (root / "manifest.json").is_file(), "uninstall leaves the install root in place"
 
 
+@pytest.mark.slow
 def test_codex_install_says_how_to_trust_the_hooks(
     project: Path, cli: Cli, places: tuple[Path, Path]
 ) -> None:
@@ -244,6 +248,7 @@ def test_codex_file_with_another_top_level_key_is_refused(
     assert not root.exists()
 
 
+@pytest.mark.slow
 def test_reinstall_with_another_root_replaces_our_entries_in_place(
     project: Path, cli: Cli, places: tuple[Path, Path]
 ) -> None:
@@ -267,6 +272,7 @@ def test_reinstall_with_another_root_replaces_our_entries_in_place(
     assert cli("verify", "--harness", "claude-code-engine", "--project", str(target)).code == 0
 
 
+@pytest.mark.slow
 def test_strict_install_registers_qwen_guards_that_can_only_deny(
     project: Path, cli: Cli, places: tuple[Path, Path]
 ) -> None:
@@ -302,6 +308,7 @@ REFUSED: dict[str, tuple[bytes, str]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", REFUSED)
 @pytest.mark.parametrize("command", ["install", "uninstall", "verify"])
 def test_a_file_that_cannot_be_kept_exactly_is_refused_and_left_untouched(
@@ -338,6 +345,7 @@ def test_an_existing_folder_that_is_not_an_install_root_is_never_replaced(
     assert not (target / ".cursor").exists()
 
 
+@pytest.mark.slow
 def test_a_previous_install_root_holding_a_stranger_file_is_not_replaced(
     project: Path, cli: Cli, places: tuple[Path, Path]
 ) -> None:
@@ -352,6 +360,7 @@ def test_a_previous_install_root_holding_a_stranger_file_is_not_replaced(
     assert files_under(root) == before
 
 
+@pytest.mark.slow
 def test_a_previous_install_root_is_replaced_whole(
     project: Path, cli: Cli, places: tuple[Path, Path]
 ) -> None:
@@ -372,6 +381,7 @@ def test_a_previous_install_root_is_replaced_whole(
 # --------------------------------------------------------------------------- dry run, verify
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("surface", SURFACES)
 def test_dry_run_prints_the_diff_and_writes_nothing(
     project: Path, cli: Cli, places: tuple[Path, Path], surface: str
@@ -392,6 +402,7 @@ def test_dry_run_prints_the_diff_and_writes_nothing(
     assert sorted(p.name for p in settings.parent.iterdir()) == [settings.name]
 
 
+@pytest.mark.slow
 def test_verify_reports_a_stale_registration_and_an_incomplete_root(
     project: Path, cli: Cli, places: tuple[Path, Path]
 ) -> None:
@@ -466,6 +477,7 @@ HOSTILE_PATHS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", HOSTILE_PATHS)
 @pytest.mark.parametrize("option", ["--root", "--python", "--project"])
 def test_install_refuses_a_path_that_could_change_the_command(
@@ -492,6 +504,7 @@ def test_install_refuses_a_path_that_could_change_the_command(
     assert not list(project.parent.rglob("pwned"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", HOSTILE_PATHS)
 @pytest.mark.parametrize("option", ["--root", "--python"])
 def test_install_render_refuses_the_same_paths(
@@ -572,6 +585,7 @@ def test_default_root_follows_xdg_only_when_absolute(monkeypatch: pytest.MonkeyP
     assert default_root({}) == str(home / ".local" / "share" / "hookmsg" / __version__)
 
 
+@pytest.mark.slow
 def test_install_defaults_to_the_base_interpreter_and_the_working_directory(
     project: Path, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -594,6 +608,7 @@ def test_install_defaults_to_the_base_interpreter_and_the_working_directory(
     assert (data / "hookmsg" / __version__ / "manifest.json").is_file()
 
 
+@pytest.mark.slow
 def test_a_group_holding_our_handler_beside_the_users_keeps_the_users(
     project: Path, cli: Cli, places: tuple[Path, Path]
 ) -> None:
@@ -663,11 +678,11 @@ def test_every_install_code_is_asserted_here() -> None:
     # I003-I009 are tested in this file (tests/test_rules.py leaves them to it).
     import re
 
-    from hookmsg.codes import RULES
+    from hookmsg.codes import CODES
 
     source = Path(__file__).read_text(encoding="utf-8")
     install_codes = [
-        code for code in RULES if code.startswith("I") and code not in ("I001", "I002")
+        code for code in CODES if code.startswith("I") and code not in ("I001", "I002")
     ]
     assert install_codes == [f"I00{n}" for n in range(3, 10)]
     for code in install_codes:
@@ -684,6 +699,7 @@ def _session_start_command(settings: Path) -> str:
     return command
 
 
+@pytest.mark.slow
 def test_the_installed_registration_delivers_and_fails_open_once_the_root_is_gone(
     project: Path, cli: Cli, places: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -743,6 +759,7 @@ def test_the_installed_registration_delivers_and_fails_open_once_the_root_is_gon
     assert [f.code for f in parse_findings(verify.out)] == ["I009"]
 
 
+@pytest.mark.slow
 def test_a_users_inline_event_list_keeps_its_bytes_through_install_and_uninstall(
     project: Path, cli: Cli, places: tuple[Path, Path]
 ) -> None:

@@ -23,6 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -33,9 +34,10 @@ from hypothesis.stateful import (
     rule,
 )
 
-from conftest import REPO
+from tests.support.repository import REPO, WITH_DODO, copy_repository
 
-COPIED = ("pyproject.toml", "messages", "catalog", "generated", "dodo.py", "scripts")
+pytestmark = pytest.mark.slow
+
 LONG_RUN = os.environ.get("HOOKMSG_INVARIANT_EXAMPLES", "")
 EXAMPLES = int(LONG_RUN or "8")
 MESSAGES = sorted(p.name for p in (REPO / "messages").glob("*.md"))
@@ -75,15 +77,7 @@ class DoitInvariant(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.base = Path(tempfile.mkdtemp(prefix="hookmsg-invariant-"))
-        self.root = self.base / "repo"
-        self.root.mkdir()
-        for name in COPIED:
-            source = REPO / name
-            if source.is_dir():
-                ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
-                shutil.copytree(source, self.root / name, ignore=ignore)
-            else:
-                shutil.copy2(source, self.root / name)
+        self.root = copy_repository(self.base / "repo", WITH_DODO)
         self.env = _env(str(self.base / "cache"))
         self.steps: list[str] = []
 

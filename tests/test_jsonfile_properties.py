@@ -12,10 +12,13 @@ import json
 import os
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hookmsg.installing.jsonfile import Layout, dump, load, rewrite
+
+pytestmark = pytest.mark.slow
 
 EXAMPLES = int(os.environ.get("HOOKMSG_FUZZ_EXAMPLES", "100"))
 SETTINGS = settings(

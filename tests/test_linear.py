@@ -25,13 +25,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import DRIVES, LICENCE, VALID, outside, replace
 from hookmsg import tomlpos
 from hookmsg.config import load_project
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.message import LICENCE_LIKE
 from hookmsg.spans import blank_code, blank_comments, code_spans
 from hookmsg.workspace import load_workspace, validate_paths, validate_workspace
+from tests.support.message import DRIVES, LICENCE, VALID
+from tests.support.repository import outside
+from tests.support.text import replace
+
+pytestmark = pytest.mark.slow  # subprocesses and hypothesis
 
 ISSUE_SIZE = 240_000  # bytes of hostile text in the issue's Markdown inputs
 HANG_GUARD_SECONDS = 30

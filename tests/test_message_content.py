@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, Result
-from dispatch_support import build_install_root, clean_env, dispatch
+from tests.support.diagnostics import Result
+from tests.support.dispatch import build_install_root, clean_env, dispatch
+from tests.support.repository import REPO
 
 Cli = Callable[..., Result]
 
@@ -321,6 +322,7 @@ def test_pretooluse_bash_is_about_half_its_former_size(preview: Callable[[str], 
     assert 900 <= size <= 1250, size
 
 
+@pytest.mark.slow
 def test_context_messages_stay_within_their_budget(preview: Callable[[str], str]) -> None:
     names = wired_context_messages()
     assert "sessionstart" in names and "stop" in names
@@ -328,6 +330,7 @@ def test_context_messages_stay_within_their_budget(preview: Callable[[str], str]
     assert {name: size for name, size in sizes.items() if size > CONTEXT_BUDGET} == {}
 
 
+@pytest.mark.slow
 def test_advisories_as_delivered_stay_within_their_budget(
     preview: Callable[[str], str],
 ) -> None:
@@ -344,6 +347,7 @@ def readme_blocks(outcome: str) -> list[str]:
     return re.findall(rf"```text\n({re.escape(outcome)}\n.*?)\n```", readme, re.DOTALL)
 
 
+@pytest.mark.slow
 def test_readme_advisory_examples_are_what_the_dispatcher_emits(
     tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
 ) -> None:

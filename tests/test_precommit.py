@@ -16,16 +16,18 @@ from pathlib import Path
 
 import pytest
 
-from conftest import copy_repository
+from tests.support.repository import copy_repository
 
-REPO = Path(__file__).resolve().parent.parent
 HOOK_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "scripts")
 PROJECT_FILES = ("pyproject.toml", "messages", "catalog", "generated")
 
-pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("pre_commit") is None and shutil.which("pre-commit") is None,
-    reason="the pre-commit executable is not installed (pip install -e '.[test]' brings it)",
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        importlib.util.find_spec("pre_commit") is None and shutil.which("pre-commit") is None,
+        reason="the pre-commit executable is not installed (pip install -e '.[test]' brings it)",
+    ),
+]
 
 
 def _git(cwd: Path, *args: str) -> str:

@@ -28,15 +28,17 @@ import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from conftest import REPO, Result
 from hookmsg.config import load_project
 from hookmsg.outputs import render_outputs
-from hookmsg.render.registrations import BOOT
+from hookmsg.registration_plan import BOOT
 from hookmsg.workspace import load_workspace
+from tests.support.diagnostics import Result
+from tests.support.repository import REPO
 
 Cli = Callable[..., Result]
 
@@ -281,6 +283,7 @@ def test_nine_registrations_a_module_and_a_golden_for_each(rendered: dict[str, b
     assert goldens == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("surface", SURFACES)
 def test_registration_matches_golden(rendered: dict[str, bytes], surface: str) -> None:
     name = f"{surface}/{SURFACES[surface]}"
@@ -348,6 +351,46 @@ def test_only_documented_install_tokens(surface: str) -> None:
         assert tokens == {"CLAUDE_PLUGIN_ROOT"}
     else:
         assert tokens == {"PYTHON_BIN", "HARNESS_ROOT"}
+
+
+@pytest.mark.parametrize("strict", [False, True], ids=["advise", "strict"])
+def test_the_renderer_writes_only_parsable_delivered_token_safe_registrations(
+    project: Path, strict: bool
+) -> None:
+    # What were the H001, H003, H005 and H007 findings: no registry can break them, so they
+    # are the renderer's guarantee, proved here for every harness in both modes: each JSON
+    # registration parses, registers only events the harness hands to the model (or, in
+    # strict mode, those it takes a refusal on), keeps only its documented tokens, and
+    # runs every command through the fail-open bootstrap (a command that ran the script
+    # directly would exit 2, and block every call, once the install root is gone).
+    from hookmsg.registration_plan import (
+        allowed_tokens,
+        command_strings,
+        entries_for,
+        is_module,
+        runs_through_boot,
+    )
+    from hookmsg.render.registrations import render_registration
+
+    catalogue = load_workspace(load_project(project)).catalogue
+    assert catalogue.registry is not None and catalogue.harnesses is not None
+    checked = []
+    for harness in catalogue.harnesses.harnesses:
+        if harness.registration is None:
+            continue
+        text = render_registration(harness, catalogue.registry, strict=strict)
+        if not is_module(harness):
+            commands = command_strings(json.loads(text))
+            assert commands, harness.id
+            skipping = [c for c in commands if not runs_through_boot(c)]
+            assert skipping == [], (harness.id, skipping[:1])
+        delivered = {*harness.events, *(harness.deny_events if strict else ())}
+        events = {e.event for e in entries_for(harness, catalogue.registry, strict=strict)}
+        assert events <= delivered, (harness.id, sorted(events - delivered))
+        tokens = set(TOKEN.findall(text))
+        assert tokens <= allowed_tokens(harness), (harness.id, sorted(tokens))
+        checked.append(harness.id)
+    assert sorted(checked) == sorted([*SURFACES, *MODULES])
 
 
 @pytest.mark.parametrize("surface", SURFACES)
@@ -554,6 +597,7 @@ def _replace_in(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_new_edit_guard_changes_exactly_the_files_that_register_edit(
     project: Path, cli: Cli
 ) -> None:
@@ -678,6 +722,7 @@ def test_install_render_refuses_an_unknown_harness(project: Path, cli: Cli, harn
     assert f"'{harness}'" in result.err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("surface", SURFACES)
 def test_install_render_fills_in_every_install_token(project: Path, cli: Cli, surface: str) -> None:
     result = cli(
@@ -710,6 +755,7 @@ def test_install_render_drops_a_trailing_slash_of_the_root(project: Path, cli: C
 # --------------------------------------------------------------------------- package and inventory
 
 
+@pytest.mark.slow
 def test_package_holds_every_registration_under_its_harness_folder(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -774,3 +820,18 @@ def test_wiring_has_a_generated_registrations_table(project: Path) -> None:
         assert row[2] == (
             f"`{project_file}`" if project_file else "— (not installed into a project)"
         )
+
+
+def test_every_registration_format_has_one_writer_and_an_unknown_one_is_an_error() -> None:
+    from typing import get_args
+
+    from hookmsg.catalogue import Format, Harness, HookRegistry
+    from hookmsg.render import registrations
+
+    assert set(registrations.FORMATS) == set(get_args(Format)) - {"xcsh"}
+    harness = Harness.model_construct(
+        id="nobody",
+        registration=SimpleNamespace(format="yaml"),  # past validation: a new, unwired format
+    )
+    with pytest.raises(ValueError, match="no writer for format 'yaml'"):
+        registrations.registration_data(harness, HookRegistry.model_construct())

@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result, edit, files_under, run_findings
 from hookmsg.render.inventory import cell
 from hookmsg.render.wiring import label, node_id
+from tests.support.diagnostics import Result, run_findings
+from tests.support.repository import files_under
+from tests.support.text import edit
 
 Cli = Callable[..., Result]
 
@@ -25,6 +27,7 @@ def _codes(cli: Cli) -> set[tuple[str, str]]:
     return {(f.path, f.code) for f in run_findings(cli, "validate")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "spelling",
     [
@@ -41,6 +44,7 @@ def test_harness_event_spelling_from_a_safe_set(project: Path, cli: Cli, spellin
     assert cli("build").code == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "matcher",
     ["Write\\n```\\nflowchart", "Write;rm -rf /", 'Write\\"', "Write|", "(Write)"],
@@ -93,6 +97,7 @@ def test_node_ids_are_stable_hashes_that_never_collide_on_spelling() -> None:
     assert node_id("event", "Stop").removeprefix("event_").isalnum()
 
 
+@pytest.mark.slow
 def test_positions_of_thousands_of_catalogue_findings_take_linear_work(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, Result
 from hookmsg.config import load_project
 from hookmsg.workspace import load_workspace
+from tests.support.diagnostics import Result
+from tests.support.repository import REPO
 
 Cli = Callable[..., Result]
 CORPUS = REPO / ".." / "shared" / "corpora" / "agent-skills"
@@ -160,6 +161,7 @@ def test_the_corpus_is_what_sources_md_says(catalogue: Path) -> None:
     assert (len(skills), len(commands)) == (46, 16)
 
 
+@pytest.mark.slow
 def test_every_malformed_entry_is_reported_with_code_and_position(
     project: Path, catalogue: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -202,6 +204,7 @@ def test_every_malformed_entry_is_reported_with_code_and_position(
     assert "/corpus:brainstorming" in manual.split(", ")
 
 
+@pytest.mark.slow
 def test_the_corpus_beside_this_catalogue_is_over_budget_and_says_why(
     project: Path, catalogue: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -245,6 +248,7 @@ def test_the_corpus_beside_this_catalogue_is_over_budget_and_says_why(
     assert largest(False).startswith("Build (")
 
 
+@pytest.mark.slow
 def test_well_formed_folders_render_an_index_within_budget(
     project: Path, catalogue: Path, cli: Cli
 ) -> None:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 import tomllib
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from tests.support.repository import REPO
+
 CATALOGUE = tomllib.loads((REPO / "catalog/skills.toml").read_text(encoding="utf-8"))
 INDEX = (REPO / "generated/skill-index.md").read_text(encoding="utf-8")
 DELIVERED = INDEX.split("\n", 1)[1].split("\n## Bindings", 1)[0].strip()

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result, located, parse_findings, positions, run_findings, write
-from hookmsg.fastcheck import known_clean
+from hookmsg.check_cache import known_clean
+from tests.support.diagnostics import Result, located, parse_findings, positions, run_findings
+from tests.support.text import write
 
 Cli = Callable[..., Result]
 SKILLS = "catalog/skills.toml"
@@ -141,6 +142,7 @@ def test_a_command_without_front_matter_is_described_by_its_first_line(
     assert located(found) == [("commands/blank.md", 1, 1, "F005")]
 
 
+@pytest.mark.slow
 def test_editing_a_skill_name_drifts_the_index(repo: Path, cli: Cli) -> None:
     add_source(repo, "skills", "skills")
     skill(repo, "tidy-imports", good("tidy-imports"))
@@ -158,6 +160,7 @@ def test_editing_a_skill_name_drifts_the_index(repo: Path, cli: Cli) -> None:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("change", ["add", "delete", "rename-in-front-matter"])
 def test_the_check_cache_covers_sourced_files_and_their_listing(
     repo: Path, cli: Cli, change: str
@@ -181,6 +184,7 @@ def test_the_check_cache_covers_sourced_files_and_their_listing(
 # --- Overrides, shadows, omissions -------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_skills_entry_overrides_group_manual_and_short(repo: Path, cli: Cli) -> None:
     add_source(repo, "skills", "skills", group=None)
     skill(repo, "tidy-imports", good("tidy-imports"))
@@ -197,6 +201,7 @@ def test_a_skills_entry_overrides_group_manual_and_short(repo: Path, cli: Cli) -
     assert "| `tidy-imports` | skill | left out: only for this repository | user |" in table
 
 
+@pytest.mark.slow
 def test_duplicate_names_are_reported_unless_one_source_is_picked(repo: Path, cli: Cli) -> None:
     add_source(repo, "skills", "skills")
     add_source(repo, "commands", "commands")
@@ -338,6 +343,7 @@ def test_explain_knows_every_s_code(cli: Cli) -> None:
         assert cli("explain", code).code == 0
 
 
+@pytest.mark.slow
 def test_the_readme_example_catalogue_reads_skill_folders(repo: Path, cli: Cli) -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
     section = readme.split("## Skills and commands read from their own files\n", 1)[1]

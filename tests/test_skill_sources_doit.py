@@ -11,17 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write
-from test_doit import COPIED, doit, rewrite
+from tests.support.doit import doit, rewrite
+from tests.support.repository import WITH_DODO, copy_repository
+from tests.support.text import write
+
+pytestmark = pytest.mark.slow
 
 SKILL = "---\nname: {name}\ndescription: Use it when the task is {name}.\n---\nBody.\n"
 
 
 @pytest.fixture
 def built(tmp_path: Path) -> Path:
-    from conftest import copy_repository
-
-    root = copy_repository(tmp_path / "repo", COPIED)
+    root = copy_repository(tmp_path / "repo", WITH_DODO)
     with (root / "catalog/skills.toml").open("a", encoding="utf-8") as handle:
         handle.write('\n[[sources]]\nkind = "skills"\npath = "skills"\ngroup = "build"\n')
     write(root / "skills/tidy-imports/SKILL.md", SKILL.format(name="tidy-imports"))

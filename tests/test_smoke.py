@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import Result
+from tests.support.diagnostics import Result
 
 
 def test_repository_is_clean(project: Path, cli) -> None:  # type: ignore[no-untyped-def]

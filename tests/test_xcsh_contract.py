@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from conftest import REPO
 from hookmsg_dispatch.call import FileChange
 from hookmsg_dispatch.xcsh import build_call, context_tokens
+from tests.support.repository import REPO
 
 # As the dispatch table holds it: xcsh's tool names -> the registry's.
 CONTRACT = {"tools": {"write": "Write", "edit": "Edit", "bash": "Bash"}}
@@ -110,8 +110,8 @@ def test_the_reported_context_size_travels_with_the_call() -> None:
 
 def test_the_recorded_module_payloads_through_the_dispatch_table() -> None:
     # Recorded from the generated module; read through the contract the table names.
-    from dispatch_support import payload_fixtures
     from hookmsg_dispatch import contracts
+    from tests.support.dispatch import payload_fixtures
 
     table = json.loads((REPO / "generated" / "dispatch-table.json").read_text(encoding="utf-8"))
     contract = table["contracts"]["xcsh"]

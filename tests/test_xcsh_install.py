@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Result, parse_findings, write
-from dispatch_support import clean_env, delivered
+from tests.support.diagnostics import Result, parse_findings
+from tests.support.dispatch import clean_env, delivered
+from tests.support.text import write
 
 Cli = Callable[..., Result]
 MODULE = ".xcsh/extensions/hookmsg.js"
@@ -40,6 +41,7 @@ def install(cli: Cli, target: Path, root: Path, *extra: str) -> Result:
     return run(cli, "install", target, "--root", str(root), "--python", sys.executable, *extra)
 
 
+@pytest.mark.slow
 def test_install_verify_uninstall(cli: Cli, places: tuple[Path, Path]) -> None:
     target, root = places
     result = install(cli, target, root)
@@ -62,6 +64,7 @@ def test_install_verify_uninstall(cli: Cli, places: tuple[Path, Path]) -> None:
     assert run(cli, "uninstall", target).code == 0  # nothing left to remove: still fine
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(NODE is None, reason="node is not installed: cannot load the module")
 def test_the_installed_module_delivers_from_the_install_root(
     cli: Cli, places: tuple[Path, Path], tmp_path: Path
@@ -85,6 +88,7 @@ def test_the_installed_module_delivers_from_the_install_root(
     assert delivered(root, "skill-index") in sent["message"]["content"]
 
 
+@pytest.mark.slow
 def test_verify_reports_a_stale_module_and_an_incomplete_root(
     cli: Cli, places: tuple[Path, Path]
 ) -> None:
@@ -125,6 +129,7 @@ def test_dry_run_prints_the_module_and_writes_nothing(cli: Cli, places: tuple[Pa
     assert not root.exists()
 
 
+@pytest.mark.slow
 def test_user_folder(
     cli: Cli, places: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -19,16 +19,21 @@ from typing import Any
 
 import pytest
 
-from conftest import REPO, Result, edit, write
-from dispatch_support import build_install_root, clean_env, delivered
 from hookmsg.render.xcsh_module import BOOT, MAX_PAYLOAD
+from tests.support.diagnostics import Result
+from tests.support.dispatch import build_install_root, clean_env, delivered
+from tests.support.repository import REPO
+from tests.support.text import edit, write
 
 Cli = Callable[..., Result]
 
 NODE = shutil.which("node")
 # xcsh itself runs under Bun (`npm install bun` puts it in node_modules/.bin); used when found.
 BUN = shutil.which("bun")
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: cannot run the module")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(NODE is None, reason="node is not installed: cannot run the module"),
+]
 
 STANDIN = Path(__file__).resolve().parent / "xcsh_standin.mjs"
 SCRIPT = "hooks/dispatch.py"

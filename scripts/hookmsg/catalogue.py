@@ -1,19 +1,16 @@
 """The catalogue in `catalog/`: hook registry, harnesses, skills and commands.
 
-Each file is validated with pydantic; every problem becomes a diagnostic naming the
-file, the entry and the field. Cross-references inside the catalogue are checked here
-too; the registry's links to message files are rules (`rules/registry.py`).
+The typed models, validated with pydantic. Loading them (and reporting each problem as
+a diagnostic naming the file, the entry and the field) is `loading.py`; the checks across
+entries are `rules/catalogue.py`.
 """
 
 from __future__ import annotations
 
-import tomllib
-from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path, PureWindowsPath
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+from pathlib import PureWindowsPath
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import (
     AfterValidator,
@@ -21,16 +18,11 @@ from pydantic import (
     ConfigDict,
     Field,
     StringConstraints,
-    ValidationError,
 )
 
-from hookmsg.config import Project
 from hookmsg.diagnostics import Diagnostic
-from hookmsg.skill_sources import SkillSet, resolve
-from hookmsg.source import read_source
-from hookmsg.tomlpos import locate, toml_error_position
-from hookmsg.vocabulary import EVENTS, RESERVED_NAMES, TOOL_EVENTS, TOOLS, matcher_key
-from hookmsg.xcsh import check_xcsh_harness
+from hookmsg.skill_sources import SkillSet
+from hookmsg.vocabulary import RESERVED_NAMES, matcher_key
 
 # The contract of a registration without `--contract`: Claude Code's payload and envelope.
 DEFAULT_CONTRACT = "claude-code"
@@ -299,8 +291,10 @@ class SkillCatalogue(_Strict):
 
 
 @dataclass
-class Catalogue:
-    """The loaded catalogue; a part that failed to load is None, with its diagnostics."""
+class PartialCatalogue:
+    """The catalogue as the loader found it: a part that failed to load is None, with its
+    diagnostics. Rules read it (they report on what did load); renderers never do: they
+    receive `loaded.LoadedCatalogue`, every part loaded (`Workspace.loaded()`)."""
 
     registry: HookRegistry | None = None
     harnesses: HarnessCatalogue | None = None
@@ -310,311 +304,6 @@ class Catalogue:
     registry_text: str = ""
     registry_display: str = "catalog/hooks.toml"
     # `catalog/guards.toml`, validated on its own; its links to the registry are checked
-    # with the messages (`guarddata.check_references`).
+    # with the messages (`rules/guards.check_references`).
     guards: LoadedGuards | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
-
-
-M = TypeVar("M", bound=BaseModel)
-
-_ENTRY_KEYS = ("name", "id", "event")
-
-
-def _describe(data: Any, loc: tuple[str | int, ...]) -> str:
-    """'skills entry 4 (name 'plan'), field 'manual'' from a pydantic location."""
-    words: list[str] = []
-    node = data
-    for index, part in enumerate(loc):
-        if isinstance(part, int):
-            label = f"entry {part + 1}"
-            item = node[part] if isinstance(node, list) and part < len(node) else None
-            if isinstance(item, dict):
-                for key in _ENTRY_KEYS:
-                    if isinstance(item.get(key), str):
-                        label += f" ({key} '{item[key]}')"
-                        break
-            words.append(label)
-            node = item
-        else:
-            is_last = index == len(loc) - 1
-            words.append(f"field '{part}'" if is_last else f"'{part}'")
-            node = node.get(part) if isinstance(node, dict) else None
-    return ", ".join(words) if words else "top level"
-
-
-def _load(
-    path: Path, display: str, model: type[M], max_bytes: int, root: Path
-) -> tuple[M | None, str, list[Diagnostic]]:
-    if not path.exists() and not path.is_symlink():
-        return None, "", [Diagnostic(display, 1, 1, "C003", "catalogue file is missing")]
-    source, problems = read_source(
-        path, display, max_bytes=max_bytes, root=root, check_folders=True
-    )
-    if source is None:
-        return None, "", problems
-    try:
-        data = tomllib.loads(source.text)
-    except tomllib.TOMLDecodeError as error:
-        line, col, message = toml_error_position(error, source.text)
-        return None, source.text, [*problems, Diagnostic(display, line, col, "C001", message)]
-    except RecursionError:
-        message = "nested too deeply to read"
-        return None, source.text, [*problems, Diagnostic(display, 1, 1, "C001", message)]
-    try:
-        return model.model_validate(data), source.text, problems
-    except ValidationError as error:
-        for item in error.errors():
-            loc = tuple(item["loc"])
-            where = _describe(data, loc)
-            line = locate(source.text, loc)
-            problems.append(Diagnostic(display, line, 1, "C002", f"{where}: {item['msg']}"))
-        return None, source.text, problems
-
-
-def _duplicates(
-    names: list[str], what: str, display: str, line_of: Callable[[int], int]
-) -> list[Diagnostic]:
-    counts = Counter(names)
-    seen: set[str] = set()
-    found = []
-    for index, name in enumerate(names):
-        if counts[name] > 1 and name in seen:
-            found.append(
-                Diagnostic(display, line_of(index), 1, "C004", f"{what} '{name}' is defined twice")
-            )
-        seen.add(name)
-    return found
-
-
-def _check_skills(skills: SkillCatalogue, text: str, display: str) -> list[Diagnostic]:
-    found = _duplicates(
-        [g.id for g in skills.groups], "task group", display, lambda i: locate(text, ("groups", i))
-    )
-    found += _duplicates(
-        [s.name for s in skills.skills], "skill", display, lambda i: locate(text, ("skills", i))
-    )
-    return found
-
-
-def _check_facts(harness: Harness, index: int, text: str, display: str) -> list[Diagnostic]:
-    """Once a harness records facts, every delivered event carries one with its evidence;
-    no fact contradicts the event lists."""
-    found = []
-    for number, fact in enumerate(harness.facts):
-        where = locate(text, ("harnesses", index, "facts", number))
-        if fact.event is not None and fact.event not in EVENTS:
-            found.append(
-                Diagnostic(
-                    display,
-                    where,
-                    1,
-                    "C005",
-                    f"harness '{harness.id}' has a fact about unknown event '{fact.event}'",
-                )
-            )
-            continue
-        if fact.delivered is None:
-            continue
-        if fact.event is None:
-            found.append(
-                Diagnostic(
-                    display,
-                    where,
-                    1,
-                    "I002",
-                    f"harness '{harness.id}': a fact with `delivered` must name its event",
-                )
-            )
-        elif fact.delivered != (fact.event in harness.events):
-            listed = "lists" if fact.event in harness.events else "does not list"
-            found.append(
-                Diagnostic(
-                    display,
-                    where,
-                    1,
-                    "I002",
-                    f"harness '{harness.id}' {listed} {fact.event} among its delivered events, "
-                    f"but its fact says delivered = {str(fact.delivered).lower()}",
-                )
-            )
-    evidenced = {f.event for f in harness.facts if f.delivered}
-    # A harness that records its facts records them all: each delivered event has one.
-    for event in harness.events if harness.facts else ():
-        if event in EVENTS and event not in evidenced:
-            found.append(
-                Diagnostic(
-                    display,
-                    locate(text, ("harnesses", index, "events", event)),
-                    1,
-                    "I001",
-                    f"harness '{harness.id}' delivers {event} without a fact giving its "
-                    "evidence (add a [[harnesses.facts]] entry with delivered = true)",
-                )
-            )
-    for event in harness.deny_events:
-        if event in harness.events:
-            found.append(
-                Diagnostic(
-                    display,
-                    locate(text, ("harnesses", index, "deny_events", event)),
-                    1,
-                    "I002",
-                    f"harness '{harness.id}' lists {event} both as delivered and as deny-only",
-                )
-            )
-    return found
-
-
-def _check_harnesses(harnesses: HarnessCatalogue, text: str, display: str) -> list[Diagnostic]:
-    found = _duplicates(
-        [h.id for h in harnesses.harnesses],
-        "harness",
-        display,
-        lambda i: locate(text, ("harnesses", i)),
-    )
-    for index, harness in enumerate(harnesses.harnesses):
-        fold = harness.registration.fold if harness.registration is not None else None
-        if fold is not None:
-            for tool in [*fold.tools, fold.messages_from]:
-                if tool not in TOOLS or (tool == fold.messages_from and tool not in fold.tools):
-                    found.append(
-                        Diagnostic(
-                            display,
-                            locate(text, ("harnesses", index, "registration", "fold")),
-                            1,
-                            "C005",
-                            f"harness '{harness.id}' folds unknown tool '{tool}'",
-                        )
-                    )
-        found += _check_facts(harness, index, text, display)
-        for kind, keys, known in (
-            ("event", harness.events, EVENTS),
-            ("event", harness.deny_events, EVENTS),
-            ("tool", harness.tools, TOOLS),
-        ):
-            for key in keys:
-                if key not in known:
-                    found.append(
-                        Diagnostic(
-                            display,
-                            locate(text, ("harnesses", index, f"{kind}s", key)),
-                            1,
-                            "C005",
-                            f"harness '{harness.id}' names unknown {kind} '{key}'; "
-                            f"known: {', '.join(known)}",
-                        )
-                    )
-        found += check_xcsh_harness(harness, index, text, display)
-        found += _check_contract(harness, index, text, display)
-    found += _shared_contracts(harnesses, text, display)
-    return found
-
-
-def _check_contract(harness: Harness, index: int, text: str, display: str) -> list[Diagnostic]:
-    contract = harness.contract
-    where = ("harnesses", index, "contract")
-    if contract is None:
-        if harness.registration is None:
-            return []
-        problem = f"harness '{harness.id}' has a registration but no [harnesses.contract]"
-        return [Diagnostic(display, locate(text, ("harnesses", index)), 1, "C002", problem)]
-    found = []
-    named = [("event", name, EVENTS) for name in contract.context_events]
-    named += [("tool", name, TOOLS) for name in contract.tools.values()]
-    for kind, name, known in named:
-        if name not in known:
-            found.append(
-                Diagnostic(
-                    display,
-                    locate(text, where),
-                    1,
-                    "C005",
-                    f"harness '{harness.id}' contract names unknown {kind} '{name}'; "
-                    f"known: {', '.join(known)}",
-                )
-            )
-    return found
-
-
-def _shared_contracts(harnesses: HarnessCatalogue, text: str, display: str) -> list[Diagnostic]:
-    """Harnesses that share a contract id must state the same contract."""
-    first: dict[str, Contract | None] = {}
-    found = []
-    for index, harness in enumerate(harnesses.harnesses):
-        if harness.contract is None:
-            continue
-        key = harness.contract_id
-        if key not in first:
-            first[key] = harness.contract
-        elif first[key] != harness.contract:
-            found.append(
-                Diagnostic(
-                    display,
-                    locate(text, ("harnesses", index, "contract")),
-                    1,
-                    "C004",
-                    f"contract '{key}' is defined twice, differently (harness '{harness.id}')",
-                )
-            )
-    return found
-
-
-def _check_matchers(registry: HookRegistry, text: str, display: str) -> list[Diagnostic]:
-    """A tool event's matcher names only known tools (else it silently never fires)."""
-    found = []
-    for index, entry in enumerate(registry.dispatch):
-        if entry.event not in TOOL_EVENTS or matcher_key(entry.matcher) == "*":
-            continue
-        for name in (entry.matcher or "").split("|"):
-            if name not in TOOLS:
-                found.append(
-                    Diagnostic(
-                        display,
-                        locate(text, ("dispatch", index, "matcher")),
-                        1,
-                        "C005",
-                        f"matcher names unknown tool '{name}'; known: {', '.join(TOOLS)}",
-                    )
-                )
-    return found
-
-
-def load_catalogue(project: Project) -> Catalogue:
-    """Load and validate every catalogue file; never raises for bad content."""
-    max_bytes = project.settings.max_file_bytes
-    catalogue = Catalogue()
-    hooks = project.catalog_file("hooks.toml")
-    catalogue.registry_display = project.relative(hooks)
-    catalogue.registry, catalogue.registry_text, found = _load(
-        hooks, catalogue.registry_display, HookRegistry, max_bytes, project.root
-    )
-    catalogue.diagnostics += found
-    if catalogue.registry is not None:
-        catalogue.diagnostics += _check_matchers(
-            catalogue.registry, catalogue.registry_text, catalogue.registry_display
-        )
-
-    path = project.catalog_file("harnesses.toml")
-    display = project.relative(path)
-    catalogue.harnesses, text, found = _load(
-        path, display, HarnessCatalogue, max_bytes, project.root
-    )
-    catalogue.diagnostics += found
-    if catalogue.harnesses is not None:
-        catalogue.diagnostics += _check_harnesses(catalogue.harnesses, text, display)
-
-    path = project.catalog_file("skills.toml")
-    display = project.relative(path)
-    catalogue.skills, text, found = _load(path, display, SkillCatalogue, max_bytes, project.root)
-    catalogue.diagnostics += found
-    if catalogue.skills is not None:
-        catalogue.diagnostics += _check_skills(catalogue.skills, text, display)
-        catalogue.entries = resolve(catalogue.skills, text, display, project)
-        catalogue.diagnostics += catalogue.entries.diagnostics
-
-    from hookmsg.guarddata import load_guards
-
-    path = project.catalog_file("guards.toml")
-    catalogue.guards = load_guards(path, project.relative(path), max_bytes, project.root)
-    catalogue.diagnostics += catalogue.guards.diagnostics
-    return catalogue

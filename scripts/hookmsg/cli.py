@@ -17,12 +17,15 @@ from hookmsg import __version__
 from hookmsg.errors import EXIT_OK, ConfigError, HookmsgError, UsageError, exit_code_for
 
 EXIT_CODES_HELP = "exit codes: 0 clean, 1 findings or drift, 2 usage or configuration error"
+# The keys of `diagnostics.FORMATTERS`, written out so that building the parser imports
+# nothing more (tests/test_faces.py proves the two agree).
+FORMAT_CHOICES = ("text", "json", "github")
 
 
 def _format_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format",
-        choices=("text", "json", "github"),
+        choices=FORMAT_CHOICES,
         help="diagnostic format (default: text; github when GITHUB_ACTIONS=true)",
     )
 
@@ -40,8 +43,8 @@ def _cached_check(args: argparse.Namespace) -> bool:
     """The fast path: a check of a tree already proven clean, without the heavy imports."""
     if not args.check or getattr(args, "only", None):
         return False
-    from hookmsg.fastcheck import known_clean
-    from hookmsg.project import find_root
+    from hookmsg.check_cache import known_clean
+    from hookmsg.settings import find_root
 
     if not known_clean(find_root()):
         return False
@@ -369,10 +372,20 @@ def _printable_streams() -> None:
                 reconfigure(errors="backslashreplace")
 
 
+_PARSERS: list[argparse.ArgumentParser] = []
+
+
+def _parser() -> argparse.ArgumentParser:
+    """One parser per process: parsing never changes it, and building it costs each run."""
+    if not _PARSERS:
+        _PARSERS.append(build_parser())
+    return _PARSERS[0]
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code instead of exiting."""
     _printable_streams()
-    parser = build_parser()
+    parser = _parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # argparse reports usage errors (and --help) this way

@@ -1,447 +1,540 @@
 """Every diagnostic code: what it means, how to fix it, and an example.
 
-This table is the one source for `hookmsg explain` and the README's rule table.
+`Code` is the closed set of codes, so a mistyped code fails the type check; `CODES` is the
+one table of their texts. It is the source of `hookmsg explain` and of the generated
+`generated/rules.md` (the rule table the README links to).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
+
+Code = Literal[
+    "F001",
+    "F002",
+    "F003",
+    "F004",
+    "F005",
+    "F006",
+    "F007",
+    "F008",
+    "L001",
+    "L002",
+    "L003",
+    "L004",
+    "L005",
+    "L006",
+    "L007",
+    "L008",
+    "T001",
+    "B001",
+    "B002",
+    "B003",
+    "B004",
+    "B005",
+    "B006",
+    "B007",
+    "B008",
+    "B009",
+    "B010",
+    "B011",
+    "B012",
+    "A001",
+    "A002",
+    "A003",
+    "A004",
+    "A005",
+    "A006",
+    "A007",
+    "A008",
+    "D001",
+    "D002",
+    "D003",
+    "D004",
+    "R001",
+    "R002",
+    "R003",
+    "R004",
+    "R005",
+    "R006",
+    "R007",
+    "R008",
+    "R009",
+    "C001",
+    "C002",
+    "C003",
+    "C004",
+    "C005",
+    "C006",
+    "H002",
+    "H004",
+    "H006",
+    "U001",
+    "U002",
+    "U003",
+    "U004",
+    "U005",
+    "U006",
+    "U007",
+    "K001",
+    "K002",
+    "K003",
+    "G001",
+    "G002",
+    "G003",
+    "G004",
+    "G005",
+    "G006",
+    "S001",
+    "S002",
+    "S003",
+    "S004",
+    "S005",
+    "S006",
+    "S007",
+    "S008",
+    "S009",
+    "S010",
+    "S011",
+    "S012",
+    "S013",
+    "S014",
+    "S015",
+    "S016",
+    "S017",
+    "X001",
+    "X002",
+    "X003",
+    "I001",
+    "I002",
+    "I003",
+    "I004",
+    "I005",
+    "I006",
+    "I007",
+    "I008",
+    "I009",
+]
 
 
 @dataclass(frozen=True)
-class Rule:
-    code: str
+class CodeInfo:
+    """What one diagnostic code means: its text, how to fix it, and an example."""
+
+    code: Code
     summary: str
     fix: str
     example: str
 
 
-_RULES: tuple[Rule, ...] = (
+_CODES: tuple[CodeInfo, ...] = (
     # File level: checked on the raw bytes, before any parsing.
-    Rule("F001", "File is not valid UTF-8.", "Re-save the file as UTF-8.", "a Latin-1 `\\xe9`"),
-    Rule("F002", "File uses CRLF line endings.", "Convert the file to LF endings.", "`text\\r\\n`"),
-    Rule("F003", "File uses bare CR line endings.", "Convert the file to LF endings.", "`a\\rb`"),
-    Rule(
+    CodeInfo("F001", "File is not valid UTF-8.", "Re-save the file as UTF-8.", "a Latin-1 `\\xe9`"),
+    CodeInfo(
+        "F002", "File uses CRLF line endings.", "Convert the file to LF endings.", "`text\\r\\n`"
+    ),
+    CodeInfo(
+        "F003", "File uses bare CR line endings.", "Convert the file to LF endings.", "`a\\rb`"
+    ),
+    CodeInfo(
         "F004", "File contains a NUL byte.", "Remove the NUL byte; it is binary data.", "`a\\x00b`"
     ),
-    Rule("F005", "File is empty.", "Write the message or delete the file.", "a 0-byte file"),
-    Rule(
+    CodeInfo("F005", "File is empty.", "Write the message or delete the file.", "a 0-byte file"),
+    CodeInfo(
         "F006",
         "File is larger than `max-file-bytes`; it is refused before parsing.",
         "Shorten the file or raise `max-file-bytes` in `[tool.hookmsg]`.",
         "a 5 MB message",
     ),
-    Rule(
+    CodeInfo(
         "F007",
         "File cannot be read (permissions, not a regular file, or a link out of the repository).",
         "Make the path a readable regular file inside the repository.",
         "`chmod 000 messages/x.md`",
     ),
-    Rule(
+    CodeInfo(
         "F008",
         "Lists or blockquotes nest deeper than 100 levels; the file cannot be checked.",
         "Flatten the nesting.",
         "a list nested 60 levels deep",
     ),
     # Licence header.
-    Rule(
+    CodeInfo(
         "L001",
         "The licence line is missing.",
         "Put the configured licence line on line 1, then a blank line.",
         "a file starting with its title",
     ),
-    Rule(
+    CodeInfo(
         "L002",
         "The licence line is not on line 1.",
         "Move the licence line to line 1.",
         "the licence line on line 3",
     ),
-    Rule(
+    CodeInfo(
         "L003",
         "Line 1 looks like a licence line but its text is wrong.",
         "Write the configured licence line exactly.",
         "`<!-- SPDX-Licence-Identifier: MIT -->`",
     ),
-    Rule(
+    CodeInfo(
         "L004",
         "The licence line names a different licence id.",
         "Use the configured licence id.",
         "`<!-- SPDX-License-Identifier: Apache-2.0 -->`",
     ),
-    Rule(
+    CodeInfo(
         "L005",
         "The licence line appears more than once.",
         "Keep only the one on line 1.",
         "the licence line on lines 1 and 9",
     ),
-    Rule(
+    CodeInfo(
         "L006",
         "The file starts with a byte order mark.",
         "Save as UTF-8 without BOM.",
         "`\\ufeff<!-- SPDX-... -->`",
     ),
-    Rule(
+    CodeInfo(
         "L007",
         "The licence line has trailing whitespace.",
         "Delete the spaces after `-->`.",
         "`<!-- SPDX-License-Identifier: MIT -->  `",
     ),
-    Rule(
+    CodeInfo(
         "L008",
         "The licence line is not followed by a blank line.",
         "Insert a blank line after line 1.",
         "the title on line 2",
     ),
     # Title.
-    Rule(
+    CodeInfo(
         "T001",
         "The message has no title line before its first section.",
         "Start the message with a sentence or a `#` heading saying what it is for.",
         "`## Advisory` right after the licence line",
     ),
     # Bindings.
-    Rule(
+    CodeInfo(
         "B001",
         "There is no `## Bindings` section.",
         "Close the file with a `## Bindings` section.",
         "a message that ends with its body",
     ),
-    Rule(
+    CodeInfo(
         "B002",
         "The `## Bindings` section is not the last thing in the file.",
         "Move the Bindings section to the end.",
         "`## Advisory` after `## Bindings`",
     ),
-    Rule(
+    CodeInfo(
         "B003",
         "There is more than one `## Bindings` section.",
         "Merge them into one closing section.",
         "two `## Bindings` headings",
     ),
-    Rule(
+    CodeInfo(
         "B004",
         "A required binding direction is missing.",
         "Add the `Drives →`, `Established by ↑` and `Cross-bound with ↔` bullets.",
         "no `- **Drives →**` bullet",
     ),
-    Rule(
+    CodeInfo(
         "B005",
         "Binding directions are out of order.",
         "Order: Drives →, Driven by ←, Gated by ←, Satisfies →, Established by ↑, "
         "Cross-bound with ↔.",
         "`Cross-bound with ↔` before `Drives →`",
     ),
-    Rule(
+    CodeInfo(
         "B006",
         "Unknown binding direction or wrong glyph.",
         "Use a direction from the vocabulary with its glyph.",
         "`- **Drives ↑** ...`",
     ),
-    Rule(
+    CodeInfo(
         "B007",
         "A binding is empty or says TBD.",
         "Write the binding, or omit a direction that has none.",
         "`- **Drives →** TBD`",
     ),
-    Rule(
+    CodeInfo(
         "B008",
         "An ASCII arrow appears in the Bindings section outside code.",
         "Use the glyphs → ← ↑ ↔, or put the text in backticks.",
         "`- **Drives →** edits -> tests`",
     ),
-    Rule(
+    CodeInfo(
         "B009",
         "A backticked repository path in the Bindings section does not exist.",
         "Fix the path or create the file.",
         "`` `messages/missing.md` ``",
     ),
-    Rule(
+    CodeInfo(
         "B010",
         "A cross-binding is not reciprocated.",
         "Name this message in the other message's `Cross-bound with ↔` bullet.",
         "A names `messages/b.md`, B does not name A",
     ),
-    Rule(
+    CodeInfo(
         "B011",
         "A line in the Bindings section is not a `- **<Direction> <glyph>** text` bullet.",
         "Write each binding as one bullet of that form.",
         "`Drives: tests`",
     ),
-    Rule(
+    CodeInfo(
         "B012",
         "A backticked path leaves the repository.",
         "Name a path inside the repository, relative to its root.",
         "`` `../other/file.md` ``",
     ),
     # Advisory.
-    Rule(
+    CodeInfo(
         "A001",
         "A guard has no `## Advisory` section.",
         "Add the short text that the guard inserts when it fires.",
         "a registered guard with only a body",
     ),
-    Rule(
+    CodeInfo(
         "A002",
         "A message that is not a guard has an `## Advisory` section.",
         "Remove the section, or register the message as a guard in the registry.",
         "a context message with `## Advisory`",
     ),
-    Rule(
+    CodeInfo(
         "A003",
         "There is more than one `## Advisory` section.",
         "Keep one Advisory section.",
         "two `## Advisory` headings",
     ),
-    Rule(
+    CodeInfo(
         "A004",
         "The Advisory uses a placeholder that the registry does not declare for this guard.",
         "Declare it under `[guards.<name>.placeholders]` or remove it.",
         "`{{ file }}` where only `path` is declared",
     ),
-    Rule(
+    CodeInfo(
         "A005",
         "A placeholder declared for this guard is not used in its Advisory.",
         "Use it in the Advisory or remove it from the registry.",
         "`path` declared, never written",
     ),
-    Rule(
+    CodeInfo(
         "A006",
         "The Advisory uses Jinja2 syntax other than a plain `{{ name }}` variable.",
         "Write only `{{ name }}`; no filters, attributes, tags or comments.",
         "`{{ path | upper }}`, `{% if %}`",
     ),
-    Rule(
+    CodeInfo(
         "A007",
         "The Advisory is not a valid Jinja2 template.",
         "Close every `{{` with `}}`.",
         "`{{ path`",
     ),
-    Rule(
+    CodeInfo(
         "A008",
         "The `## Advisory` section is empty.",
         "Write the text the guard inserts.",
         "`## Advisory` directly followed by `## Bindings`",
     ),
     # Delivered text.
-    Rule(
+    CodeInfo(
         "D001",
         "The delivered text is longer than the harness cap (`delivered-cap`).",
         "Shorten the message or split it.",
         "a 12,000-character body",
     ),
-    Rule(
+    CodeInfo(
         "D002",
         "The delivered text contains `${`, an unexpanded install token.",
         "Remove the token or rewrite it.",
         "`${HARNESS_ROOT}/hooks`",
     ),
-    Rule(
+    CodeInfo(
         "D003",
         "The delivered text contains an invisible or bidirectional control character.",
         "Delete the character; hidden text in model context is an injection vector.",
         "U+202E RIGHT-TO-LEFT OVERRIDE",
     ),
-    Rule(
+    CodeInfo(
         "D004",
         "The message delivers no text.",
         "Write the message body.",
         "a licence line and a Bindings section only",
     ),
     # Hook registry.
-    Rule(
+    CodeInfo(
         "R001",
         "A message file is neither registered nor listed as unwired.",
         "Wire it in `[[dispatch]]` or list it under `[unwired]` with the reason.",
         "`messages/new.md` missing from `catalog/hooks.toml`",
     ),
-    Rule(
+    CodeInfo(
         "R002",
         "The registry names a message that does not exist.",
         "Create the message file or fix the name.",
         '`messages = ["stopp"]`',
     ),
-    Rule(
+    CodeInfo(
         "R003",
         "A message is registered twice for the same event and matcher.",
         "List each message once per dispatcher entry.",
         '`messages = ["stop", "stop"]`',
     ),
-    Rule(
+    CodeInfo(
         "R004",
         "A dispatcher entry names an unknown event.",
         "Use an event from the harness vocabulary.",
         '`event = "PreToolCall"`',
     ),
-    Rule(
+    CodeInfo(
         "R005",
         "Two dispatcher entries share one event and matcher.",
         "Merge them: one dispatcher entry per event and matcher.",
         "two `PreToolUse`/`Write` entries",
     ),
-    Rule(
+    CodeInfo(
         "R006",
         "A message is both registered and listed as unwired.",
         "Remove it from `[unwired]` or from the dispatcher entries.",
         "`stop` wired on Stop and unwired",
     ),
-    Rule(
+    CodeInfo(
         "R007",
         "A guard registered for a message is reachable from no event and is not unwired.",
         "Wire the guard, or list it under `[unwired]`.",
         "`[guards.x]` with no dispatcher entry naming x",
     ),
-    Rule(
+    CodeInfo(
         "R008",
         "A registered event has no timeout.",
         "Add the event to `[timeouts]`.",
         "`Stop` wired, no `timeouts.Stop`",
     ),
-    Rule(
+    CodeInfo(
         "R009",
         "A message file takes a name reserved for a generated message.",
         "Rename the file; `skill-index` is generated from `catalog/skills.toml`.",
         "`messages/skill-index.md`",
     ),
     # Catalogue files.
-    Rule(
+    CodeInfo(
         "C001",
         "A catalogue file is not valid TOML.",
         "Fix the TOML syntax at the reported position.",
         "`name = ` with no value",
     ),
-    Rule(
+    CodeInfo(
         "C002",
         "A catalogue entry breaks the schema (a missing, unknown or ill-typed field).",
         "Fix the named field of the named entry.",
         '`manual = "yes"`',
     ),
-    Rule(
+    CodeInfo(
         "C003",
         "A catalogue file is missing.",
         "Create it; see the README for its shape.",
         "no `catalog/skills.toml`",
     ),
-    Rule(
+    CodeInfo(
         "C004",
         "A name is defined twice in the catalogue.",
         "Rename or remove one of them.",
         "two skills named `plan`",
     ),
-    Rule(
+    CodeInfo(
         "C005",
         "A catalogue entry refers to something that does not exist.",
         "Fix the reference (task group, event or tool name).",
         '`group = "plann"`',
     ),
-    Rule(
+    CodeInfo(
         "C006",
         "A task group has no skills or commands.",
         "Add entries to the group or remove it.",
         '`[[groups]] id = "docs"` with no entries',
     ),
-    # Harness registrations (generated from the registry).
-    Rule(
-        "H001",
-        "A generated registration file does not parse.",
-        "Report it: the generator wrote invalid JSON.",
-        "a registration with a stray comma",
-    ),
-    Rule(
+    # Harness registrations (generated from the registry). That a generated file parses,
+    # registers only delivered events and keeps only install tokens is no finding: the
+    # renderer guarantees it and its tests prove it (tests/test_registrations.py).
+    CodeInfo(
         "H002",
         "A message is registered twice for one event and matcher on one harness.",
         "Remove the repeat from the registry, or the fold that repeats it.",
         "`stop` twice under Stop on codex",
     ),
-    Rule(
-        "H003",
-        "A harness registration names an event whose output that harness does not deliver.",
-        "Fix the harness facts or the registry; a hook there would talk to nobody.",
-        "PreToolUse in the Cursor file",
-    ),
-    Rule(
+    CodeInfo(
         "H004",
         "A wired guard is registered on no harness.",
         "Wire the guard on an event some harness delivers, or list it as unwired.",
         "a guard only on PreCompact",
     ),
-    Rule(
-        "H005",
-        "A registration keeps a `${...}` token that is not a documented install token.",
-        "Use only ${PYTHON_BIN} and ${HARNESS_ROOT} (${CLAUDE_PLUGIN_ROOT} in the plugin).",
-        "`${HOME}/hooks/dispatch.py`",
-    ),
-    Rule(
+    CodeInfo(
         "H006",
         "An event's timeout is outside a harness's range once converted to its unit.",
         "Lower the timeout in `[timeouts]`.",
         "`Stop = 900` where Claude Code and Codex allow 600 seconds",
     ),
-    Rule(
-        "H007",
-        "A registration command does not run the dispatcher through the fail-open bootstrap.",
-        'Render commands with `registrations.shell_command`: `<python> -I -S -c "<BOOT>" '
-        "<root>/hooks/dispatch.py ...` exits 0 quietly when the install root is gone.",
-        '`python3 "${HARNESS_ROOT}/hooks/dispatch.py" Stop stop` (exit 2 when the file is gone)',
-    ),
     # Guard data (`catalog/guards.toml`).
-    Rule(
+    CodeInfo(
         "U001",
         "A guard data table names an unknown detector (or none).",
         "Set `detector` to one of the detectors the README lists.",
         '`detector = "dependancy"`',
     ),
-    Rule(
+    CodeInfo(
         "U002",
         "A guard's data is missing, ill-typed or has a key its detector does not read.",
         "Fix the named key; the README lists each detector's keys.",
         '`lockfiles = "yarn.lock"` instead of a list',
     ),
-    Rule(
+    CodeInfo(
         "U003",
         "A regular expression in the guard data does not compile.",
         "Fix the pattern (Python `re` syntax, searched line by line).",
         "`'(eval\\s*'` (a group never closed)",
     ),
-    Rule(
+    CodeInfo(
         "U004",
         "A regular expression repeats a group that holds an unbounded quantifier.",
         "Rewrite it without nested quantifiers; it could take exponential time on a hook.",
         "`'(\\w+\\s?)*='`",
     ),
-    Rule(
+    CodeInfo(
         "U005",
         "A guard data table names no message, or one that is not a wired guard "
         "(the compaction condition: not a wired context message).",
         "Use the name of a message wired in `catalog/hooks.toml` with the right kind.",
         "`[pretooluse-dependancy-guard]`",
     ),
-    Rule(
+    CodeInfo(
         "U006",
         "The placeholders a detector fills differ from those the registry declares for its guard.",
         "Make `[guards.<name>.placeholders]` in `catalog/hooks.toml` list exactly the detector's.",
         "dependency guard declaring `path` only (it fills `path` and `change`)",
     ),
-    Rule(
+    CodeInfo(
         "U007",
         "A guard's data refers to something that does not exist (a tool or a language).",
         "Name a registry tool and a language defined in the same table.",
         '`[...commands] Bash = "sh"` with no `languages.sh`',
     ),
     # Configuration.
-    Rule(
+    CodeInfo(
         "K001",
         "A `[tool.hookmsg]` setting is invalid (unknown key, wrong type, path out of the root, "
         "or a generated folder that is not a dedicated folder of its own).",
         "Fix the named key in `pyproject.toml`.",
         '`delivered-cap = "10k"`',
     ),
-    Rule(
+    CodeInfo(
         "K002",
         "No readable `pyproject.toml` was found from the working directory upward.",
         "Run hookmsg inside the project, or fix the TOML syntax of `pyproject.toml`.",
         "running in `/tmp`",
     ),
-    Rule(
+    CodeInfo(
         "K003",
         "doit's state file (`.doit.db`) is not a regular file, or is unreadable and cannot be "
         "removed.",
@@ -449,143 +542,143 @@ _RULES: tuple[Rule, ...] = (
         "a folder named `.doit.db`",
     ),
     # Generated outputs.
-    Rule(
+    CodeInfo(
         "G001",
         "The skill index is over its character budget.",
         "Shorten descriptions of the largest groups, or move entries out of the index.",
         "1,712 characters against a 1,600 budget",
     ),
-    Rule(
+    CodeInfo(
         "G002",
         "A generated file differs from what the sources produce (drift, or a hand edit).",
         "Run `hookmsg build` and commit the result; never edit generated files by hand.",
         "a hand edit of `generated/advisories.json`",
     ),
-    Rule(
+    CodeInfo(
         "G003",
         "A generated file is missing.",
         "Run `hookmsg build` and commit the result.",
         "`generated/skill-index.md` deleted",
     ),
-    Rule(
+    CodeInfo(
         "G004",
         "A file in the generated folder is produced by nothing (stale).",
         "Run `hookmsg build`, which removes it (it is listed in `outputs.json` or is "
         "hookmsg's own temporary file).",
         "`generated/cursor/hooks.json` left behind after a rename",
     ),
-    Rule(
+    CodeInfo(
         "G005",
         "A file in the generated folder was not written by hookmsg (not in its `outputs.json`); "
         "build refuses to run while it is there, and never removes it.",
         "Move the file out of the generated folder, or delete it yourself.",
         "`generated/notes.md` added by hand",
     ),
-    Rule(
+    CodeInfo(
         "G006",
         "The generated folder holds a symbolic link; build never writes through one.",
         "Replace the link with a real folder or file, or remove it.",
         "`generated/codex -> ~/.codex`",
     ),
     # Skills and commands read from their own files (`[[sources]]` in the skill catalogue).
-    Rule(
+    CodeInfo(
         "S001",
         "A SKILL.md has no YAML front matter.",
         "Start the file with `---`, a `name:` and a `description:` line, then `---`.",
         "a SKILL.md that starts with `# Example Skill`",
     ),
-    Rule(
+    CodeInfo(
         "S002",
         "The front matter opened with `---` is never closed.",
         "Close the front matter with a `---` line before the body.",
         "`---` on line 1 and no second `---`",
     ),
-    Rule(
+    CodeInfo(
         "S003",
         "The front matter is not valid YAML (or a value in it cannot be read).",
         "Fix the YAML at the position given; quote values that contain `: ` or start with `[`.",
         "`description: Use when: the user asks` (an unquoted `: `)",
     ),
-    Rule(
+    CodeInfo(
         "S004",
         "The front matter is not a mapping of keys to values, or a key is not a string.",
         "Write the front matter as `key: value` lines.",
         "a front matter that is a YAML list",
     ),
-    Rule(
+    CodeInfo(
         "S005",
         "A tab indents a front matter line; YAML indents with spaces only.",
         "Replace the tab with spaces.",
         "`metadata:` then a line indented with a tab",
     ),
-    Rule(
+    CodeInfo(
         "S006",
         "A byte order mark precedes the front matter.",
         "Save the file as UTF-8 without BOM.",
         "`\\ufeff---` on line 1",
     ),
-    Rule(
+    CodeInfo(
         "S007",
         "A skill's `name` differs from the name of its folder.",
         "Rename the folder or the `name`; harnesses find a skill by its folder.",
         "`skills/postgresql/SKILL.md` with `name: postgresql-table-design`",
     ),
-    Rule(
+    CodeInfo(
         "S008",
         "A name is missing, or is not 1-64 lowercase letters, digits and single hyphens.",
         "Write the name in kebab case, without leading, trailing or doubled hyphens.",
         "`name: Hook Development`",
     ),
-    Rule(
+    CodeInfo(
         "S009",
         "A skill or command has no description, or an empty one.",
         "Write a `description:` that says what it does and when to use it.",
         "`description:` followed by nothing",
     ),
-    Rule(
+    CodeInfo(
         "S010",
         "A description is longer than 1,024 characters.",
         "Shorten it; move the detail into the body.",
         "a 1,929-character description",
     ),
-    Rule(
+    CodeInfo(
         "S011",
         "The front matter has a key that the skill or command format does not define.",
         "Remove the key, or accept it under `[front-matter] extra-keys` in the skill catalogue.",
         "`version: 1.0.0` in a SKILL.md",
     ),
-    Rule(
+    CodeInfo(
         "S012",
         "Two skills or commands have the same name.",
         "Rename one, or pick the one that wins with a `[[skills]]` entry naming its `source`.",
         "`brainstorming` in two skill folders",
     ),
-    Rule(
+    CodeInfo(
         "S013",
         "A skill or command is in no task group, so the index cannot list it.",
         "Give its `[[sources]]` a `group`, add a `[[skills]]` entry with one, or list it under "
         "`[omit]`.",
         "a source without `group` and no `[[skills]]` entry",
     ),
-    Rule(
+    CodeInfo(
         "S014",
         "A front matter key appears twice; YAML keeps only one of the values.",
         "Keep one of them.",
         "two `description:` lines",
     ),
-    Rule(
+    CodeInfo(
         "S015",
         "A front matter key has the wrong type.",
         "Write the value as the message says; quote an `argument-hint` like `[message]`.",
         "`argument-hint: [message-hint]`, which YAML reads as a list",
     ),
-    Rule(
+    CodeInfo(
         "S016",
         "A folder named by `[[sources]]` does not exist or cannot be listed.",
         "Fix the `path`, relative to the project root, or create the folder.",
         '`path = "skils"`',
     ),
-    Rule(
+    CodeInfo(
         "S017",
         "A `[[skills]]` entry is incomplete, or sets what its source file decides.",
         "Give an entry that no file defines a description and `manual`; edit a sourced "
@@ -593,20 +686,20 @@ _RULES: tuple[Rule, ...] = (
         '`[[skills]] name = "x"` with only a group, and no file defines `x`',
     ),
     # The xcsh extension module (its harness entry in catalog/harnesses.toml).
-    Rule(
+    CodeInfo(
         "X001",
         "The xcsh harness maps an event to an xcsh event that cannot carry context to the model.",
         "Map it to session_start, before_agent_start, tool_result or session.compacting, "
         "or leave the event out (a `delivered = false` fact says why).",
         '`PreToolUse = "tool_call"`',
     ),
-    Rule(
+    CodeInfo(
         "X002",
         "The xcsh harness claims session start sources, which xcsh does not report.",
         "Set `session_start_sources = false` for xcsh.",
         "`session_start_sources = true`",
     ),
-    Rule(
+    CodeInfo(
         "X003",
         "The xcsh module's file name does not end in `.js`.",
         "Name it `hookmsg.js`: xcsh loads `*.js` and `*.ts` extension files.",
@@ -615,58 +708,58 @@ _RULES: tuple[Rule, ...] = (
 )
 
 # Install (`hookmsg install`, `verify`, `uninstall`) and the harness facts behind it.
-_RULES += (
-    Rule(
+_CODES += (
+    CodeInfo(
         "I001",
         "A harness that records facts delivers an event without a fact giving its evidence.",
         "Add a `[[harnesses.facts]]` entry with the event, `delivered = true` and `evidence`.",
         "`PostToolUse` under [harnesses.events] with no fact about it",
     ),
-    Rule(
+    CodeInfo(
         "I002",
         "A harness fact contradicts the harness's event lists.",
         "Make `delivered` agree with [harnesses.events] (and [harnesses.deny_events]).",
         "`delivered = false` for an event listed as delivered",
     ),
-    Rule(
+    CodeInfo(
         "I003",
         "A settings file is not valid JSON, or holds a key twice; install leaves it untouched.",
         "Fix the file by hand (or move it away), then install again.",
         '`{"hooks": {}, "hooks": {}}`',
     ),
-    Rule(
+    CodeInfo(
         "I004",
         "A settings file holds a value that would not be written back exactly.",
         "Write the value in its plain JSON form (e.g. `1.0` not `1.0e0`, no lone surrogate, "
         "integers within 2^53), then install again.",
         '`{"n": 1E2}`',
     ),
-    Rule(
+    CodeInfo(
         "I005",
         "A settings file has a shape the registration cannot be merged into.",
         "Fix the named key (e.g. `hooks` must be an object; Codex takes only `description` "
         "and `hooks` at the top level).",
         '`{"hooks": []}` in `.claude/settings.json`',
     ),
-    Rule(
+    CodeInfo(
         "I006",
         "The install root exists and is not a hookmsg install root; install will not replace it.",
         "Choose another `--root`, or move the folder away.",
         "`--root ~/Documents`",
     ),
-    Rule(
+    CodeInfo(
         "I007",
         "verify: the harness's settings file holds no hookmsg registration.",
         "Run `hookmsg install --harness ID`.",
         "`.codex/hooks.json` missing",
     ),
-    Rule(
+    CodeInfo(
         "I008",
         "verify: the registration differs from what the registry generates now (stale).",
         "Run `hookmsg install --harness ID` again.",
         "a Stop entry left from an older install",
     ),
-    Rule(
+    CodeInfo(
         "I009",
         "verify: the install root the registration runs is missing, incomplete or changed.",
         "Run `hookmsg install --harness ID` again.",
@@ -674,11 +767,13 @@ _RULES += (
     ),
 )
 
-RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}
+CODES: dict[Code, CodeInfo] = {info.code: info for info in _CODES}
+KNOWN_CODES: frozenset[str] = frozenset(get_args(Code))
 
 
-def rule_table_markdown() -> str:
-    """The README's rule table, generated from RULES."""
-    lines = ["| Code | What it means | How to fix it |", "| --- | --- | --- |"]
-    lines += [f"| `{r.code}` | {r.summary} | {r.fix} |" for r in _RULES]
-    return "\n".join(lines) + "\n"
+def code_info(text: str) -> CodeInfo | None:
+    """The table entry of a code given as text (any case), or None when there is none."""
+    return _BY_TEXT.get(text.upper())
+
+
+_BY_TEXT: dict[str, CodeInfo] = {info.code: info for info in _CODES}

@@ -7,9 +7,9 @@ from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt, ValidationError, field_validator
 
-from hookmsg.errors import ConfigError
-from hookmsg.project import CATALOG_FILES, DEFAULTS, PYPROJECT, find_root
-from hookmsg.settings import checked_settings
+from hookmsg.defaults import DEFAULTS
+from hookmsg.rules.settings import schema_problems
+from hookmsg.settings import checked_settings, find_root
 
 
 def _kebab(name: str) -> str:
@@ -69,9 +69,6 @@ class Project:
     def catalog_file(self, name: str) -> Path:
         return self.catalog_dir / name
 
-    def catalog_paths(self) -> list[Path]:
-        return [self.catalog_dir / name for name in CATALOG_FILES]
-
     def relative(self, path: Path) -> str:
         """`path` as shown in diagnostics: relative to the root when inside it, POSIX style."""
         try:
@@ -80,18 +77,39 @@ class Project:
             return path.as_posix()
 
 
+# Projects shared by every call in this process (None: not shared); see `share_projects`.
+_SHARED: dict[Path, Project] | None = None
+
+
+def share_projects() -> None:
+    """From now on, in this process, read and check each project's settings only once.
+
+    For one `doit` run, whose tasks all run in one process on the same settings (dodo.py
+    checked them as it loaded); never for a long-lived process that outlives an edit.
+    """
+    global _SHARED  # noqa: PLW0603 (one switch for the whole process)
+    if _SHARED is None:
+        _SHARED = {}
+
+
 def load_project(start: Path | None = None) -> Project:
     """Find the project from `start` (default: cwd) and validate its settings."""
     root = find_root(start)
+    if _SHARED is None:
+        return _load_project(root)
+    if root not in _SHARED:
+        _SHARED[root] = _load_project(root)
+    return _SHARED[root]
+
+
+def _load_project(root: Path) -> Project:
     table = checked_settings(root)
     try:
         settings = Settings.model_validate(table)
     except ValidationError as error:
-        problems = []
-        for item in error.errors():
-            key = str(item["loc"][0]) if item["loc"] else "tool.hookmsg"
-            problems.append(
-                f"{root / PYPROJECT}:1:1: K001 [tool.hookmsg] key '{key}': {item['msg']}"
-            )
-        raise ConfigError("\n".join(problems)) from None
+        problems = [
+            (str(item["loc"][0]) if item["loc"] else "tool.hookmsg", item["msg"])
+            for item in error.errors()
+        ]
+        raise schema_problems(root, problems) from None
     return Project(root=root, settings=settings)

@@ -13,6 +13,9 @@ import json
 import os
 import stat
 from pathlib import Path
+from typing import Any
+
+from hookmsg.file_memo import FileMemo
 
 # The manifest of outputs: every file the last build wrote into the generated folder.
 # Build removes a stale file only if this list (or its own temporary-file pattern) names it.
@@ -67,9 +70,9 @@ OUTPUTS: tuple[OutputSpec, ...] = (
     OutputSpec(
         "advisories",
         "Extract every guard's Advisory into generated/advisories.json.",
-        {"advisories.json": "hookmsg.render.advisories:render_advisories"},
+        {"advisories.json": "hookmsg.render.advisories_json:render_advisories"},
         reads=(MESSAGES, "hooks.toml"),
-        code=("render/advisories.py", "render/jsonout.py"),
+        code=("render/advisories_json.py",),
     ),
     OutputSpec(
         "inventory",
@@ -80,7 +83,6 @@ OUTPUTS: tuple[OutputSpec, ...] = (
         },
         reads=(MESSAGES, *CATALOG_FILES, SOURCED),
         code=(
-            "render/jsonout.py",
             "render/inventory.py",
             "templates/hook-message-inventory.md.j2",
         ),
@@ -107,6 +109,12 @@ OUTPUTS: tuple[OutputSpec, ...] = (
         code=("render/registrations.py",),
     ),
     OutputSpec(
+        "rules",
+        "Write generated/rules.md, the table of every diagnostic code.",
+        {"rules.md": "hookmsg.render.rules_table:render_rules_table"},
+        code=("render/rules_table.py",),
+    ),
+    OutputSpec(
         "outputs",
         "Write generated/outputs.json (every output's name); remove stale outputs.",
         {MANIFEST: "hookmsg.outputs:render_manifest"},
@@ -115,7 +123,7 @@ OUTPUTS: tuple[OutputSpec, ...] = (
 )
 # Package modules that no generator runs (the package task still depends on them).
 NOT_RUN_BY_GENERATORS = (
-    "package.py",
+    "archive.py",
     "install_root.py",
     "commands/package.py",
     "commands/install_render.py",
@@ -231,3 +239,44 @@ def survey(folder: Path, produced: set[str]) -> Leftovers:
         return tuple(sorted(paths, key=lambda p: p.as_posix()))
 
     return Leftovers(order(stale), order(foreign), order(links))
+
+
+def registration_files(
+    root: Path, settings: dict[str, Any], memo: FileMemo | None = None
+) -> list[str]:
+    """`<harness>/<file>` for every harness registration, read without full validation.
+
+    For doit's targets: a name outside the safe character sets is left out (validation
+    reports it), so no path built from the catalogue can leave the generated folder.
+    """
+    path = root / settings["catalog"] / "harnesses.toml"
+    if memo is None:
+        return _registration_files(path)
+    return memo.derive(path, "registration files", lambda: _registration_files(path), _strings)
+
+
+def _strings(value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise TypeError("not a list of strings")
+    return value
+
+
+def _registration_files(path: Path) -> list[str]:
+    import tomllib  # here, not above: remembered names need no parser
+
+    try:
+        if not path.is_file():
+            return []  # missing, a folder, or a FIFO that would block: validation reports it
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError, RecursionError, UnicodeDecodeError):
+        return []
+    found = []
+    harnesses = data.get("harnesses", [])
+    for harness in harnesses if isinstance(harnesses, list) else []:
+        registration = harness.get("registration") if isinstance(harness, dict) else None
+        if isinstance(registration, dict):
+            name = safe_registration(harness.get("id"), registration.get("file"))
+            if name is not None:
+                found.append(name)
+    return found

@@ -57,7 +57,3 @@ def why_not_delivered(
             "never runs there"
         )
     return None
-
-
-def delivers(harness: Harness, event: str, matcher: str | None) -> bool:
-    return why_not_delivered(harness, event, matcher) is None

@@ -1,16 +1,17 @@
-"""The Diagnostic type and its text, JSON and GitHub formats."""
+"""The Diagnostic type and its formats (text, JSON, GitHub annotations), one function each."""
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Literal
+from typing import Literal, cast
+
+from hookmsg.codes import KNOWN_CODES, Code
+from hookmsg.jsonout import dump_json
 
 Severity = Literal["error", "warning"]
-FORMATS = ("text", "json", "github")
 
 
 _UNPRINTABLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Zl", "Zp"})
@@ -46,7 +47,7 @@ class Diagnostic:
     path: str
     line: int
     col: int
-    code: str
+    code: Code
     message: str
     severity: Severity = "error"
     # Optional detail for machine formats: a unified diff, and the advice that fixes it.
@@ -88,13 +89,13 @@ def parse_diagnostic_lines(text: str) -> list[Diagnostic]:
     found = []
     for line in text.splitlines():
         match = _LINE.match(line)
-        if match:
+        if match and match["code"] in KNOWN_CODES:
             found.append(
                 Diagnostic(
                     match["path"],
                     int(match["line"]),
                     int(match["col"]),
-                    match["code"],
+                    cast("Code", match["code"]),
                     match["msg"],
                 )
             )
@@ -104,21 +105,37 @@ def parse_diagnostic_lines(text: str) -> list[Diagnostic]:
 _LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]\d{3}) (?P<msg>.*)$")
 
 
+def _json(diagnostics: Sequence[Diagnostic], ascii: bool) -> str:
+    records = [
+        {k: v for k, v in asdict(d).items() if k not in ("diff", "fix") or v} for d in diagnostics
+    ]
+    return dump_json(records, ascii=ascii)
+
+
+def _github(diagnostics: Sequence[Diagnostic], ascii: bool) -> str:
+    return "".join(
+        f"::{d.severity} file={_github_escape(d.path, prop=True)},line={d.line},"
+        f"col={d.col},title={_github_escape(d.code, prop=True)}::"
+        f"{_github_escape(_body(d))}\n"
+        for d in diagnostics
+    )
+
+
+def _text(diagnostics: Sequence[Diagnostic], ascii: bool) -> str:
+    return "".join(d.render() + "\n" for d in diagnostics)
+
+
+# One function per diagnostic format (the `--format` choices of the command line).
+FORMATTERS: dict[str, Callable[[Sequence[Diagnostic], bool], str]] = {
+    "text": _text,
+    "json": _json,
+    "github": _github,
+}
+
+
 def format_diagnostics(diagnostics: Sequence[Diagnostic], fmt: str, *, ascii: bool = False) -> str:
-    """Render diagnostics in one of FORMATS; the result ends with a newline unless empty."""
-    if fmt == "json":
-        records = [
-            {k: v for k, v in asdict(d).items() if k not in ("diff", "fix") or v}
-            for d in diagnostics
-        ]
-        return json.dumps(records, indent=2, ensure_ascii=ascii, sort_keys=True) + "\n"
-    if fmt == "github":
-        lines = [
-            f"::{d.severity} file={_github_escape(d.path, prop=True)},line={d.line},"
-            f"col={d.col},title={_github_escape(d.code, prop=True)}::"
-            f"{_github_escape(_body(d))}"
-            for d in diagnostics
-        ]
-    else:
-        lines = [d.render() for d in diagnostics]
-    return "".join(line + "\n" for line in lines)
+    """Render diagnostics in one of FORMATTERS; the result ends with a newline unless empty."""
+    formatter = FORMATTERS.get(fmt)
+    if formatter is None:
+        raise ValueError(f"unknown diagnostic format '{fmt}'; known: {', '.join(FORMATTERS)}")
+    return formatter(diagnostics, ascii)

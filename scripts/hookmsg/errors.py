@@ -5,6 +5,8 @@ from __future__ import annotations
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
+# Interrupted (Ctrl-C): every output is as it was before the run.
+EXIT_INTERRUPTED = 130
 
 
 class HookmsgError(Exception):
@@ -37,15 +39,9 @@ class WriteError(HookmsgError):
     exit_code = EXIT_FINDINGS
 
 
-class Interrupted(HookmsgError):
-    """SIGINT or SIGTERM arrived; every output is as it was before the run."""
-
-    exit_code = 130
-
-
 def exit_code_for(error: BaseException) -> int:
     if isinstance(error, HookmsgError):
         return error.exit_code
     if isinstance(error, KeyboardInterrupt):
-        return Interrupted.exit_code
+        return EXIT_INTERRUPTED
     return EXIT_FINDINGS

@@ -14,6 +14,8 @@ from typing import Any
 import yaml
 
 from hookmsg.diagnostics import Diagnostic
+from hookmsg.rules import skills as skill_rules
+from hookmsg.rules.skills import Finding
 
 DELIMITER = "---"
 # Python exceptions that constructing a scalar can raise besides YAMLError
@@ -94,14 +96,16 @@ def read_front_matter(text: str, display: str) -> tuple[FrontMatter | None, list
     end = next((i for i in range(1, len(lines)) if lines[i].rstrip(" ") == DELIMITER), None)
     if end is None:
         return None, [
-            Diagnostic(display, 1, 1, "S002", "front matter opened with `---` is never closed")
+            skill_rules.front_matter_unclosed(
+                display, 1, 1, "front matter opened with `---` is never closed"
+            )
         ]
     yaml_text = "\n".join(lines[1:end])
     body = "\n".join(lines[end + 1 :])
 
-    def at(line: int, col: int, code: str, message: str) -> Diagnostic:
+    def at(line: int, col: int, finding: Finding, message: str) -> Diagnostic:
         # Line 0 of the YAML is line 2 of the file.
-        return Diagnostic(display, line + 2, col + 1, code, message)
+        return finding(display, line + 2, col + 1, message)
 
     loader: yaml.SafeLoader | None = None
     try:
@@ -112,7 +116,14 @@ def read_front_matter(text: str, display: str) -> tuple[FrontMatter | None, list
         if loader is not None:
             loader.dispose()
         if isinstance(error, RecursionError):
-            return None, [at(0, 0, "S003", "front matter nests too deeply to be read")]
+            return None, [
+                at(
+                    0,
+                    0,
+                    skill_rules.front_matter_unreadable,
+                    "front matter nests too deeply to be read",
+                )
+            ]
         return None, [_yaml_error(error, yaml_text, at)]
     try:
         if root is None:
@@ -121,7 +132,12 @@ def read_front_matter(text: str, display: str) -> tuple[FrontMatter | None, list
             kind = "a list" if isinstance(root, yaml.SequenceNode) else "a single value"
             mark = root.start_mark
             return None, [
-                at(mark.line, mark.column, "S004", f"front matter is {kind}, not a mapping of keys")
+                at(
+                    mark.line,
+                    mark.column,
+                    skill_rules.front_matter_not_a_mapping,
+                    f"front matter is {kind}, not a mapping of keys",
+                )
             ]
         return _fields(loader, root, body, at)
     finally:
@@ -129,7 +145,7 @@ def read_front_matter(text: str, display: str) -> tuple[FrontMatter | None, list
 
 
 def _yaml_error(
-    error: yaml.YAMLError, yaml_text: str, at: Callable[[int, int, str, str], Diagnostic]
+    error: yaml.YAMLError, yaml_text: str, at: Callable[[int, int, Finding, str], Diagnostic]
 ) -> Diagnostic:
     """S005 when the line it failed on is indented with a tab, else S003."""
     line, col = _error_position(error, yaml_text)
@@ -137,15 +153,20 @@ def _yaml_error(
     tab = _leading_tab(yaml_lines[line]) if line < len(yaml_lines) else None
     if tab is not None:
         text = "tab in the indentation of the front matter; YAML indents with spaces only"
-        return at(line, tab, "S005", text)
-    return at(line, col, "S003", f"front matter is not valid YAML: {_error_text(error)}")
+        return at(line, tab, skill_rules.front_matter_tab, text)
+    return at(
+        line,
+        col,
+        skill_rules.front_matter_unreadable,
+        f"front matter is not valid YAML: {_error_text(error)}",
+    )
 
 
 def _fields(
     loader: yaml.SafeLoader,
     root: yaml.MappingNode,
     body: str,
-    at: Callable[[int, int, str, str], Diagnostic],
+    at: Callable[[int, int, Finding, str], Diagnostic],
 ) -> tuple[FrontMatter | None, list[Diagnostic]]:
     fields: dict[str, Field] = {}
     unreadable: set[str] = set()
@@ -153,7 +174,14 @@ def _fields(
     for key_node, value_node in root.value:
         kmark, vmark = key_node.start_mark, value_node.start_mark
         if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != "tag:yaml.org,2002:str":
-            found.append(at(kmark.line, kmark.column, "S004", "front matter key is not a string"))
+            found.append(
+                at(
+                    kmark.line,
+                    kmark.column,
+                    skill_rules.front_matter_not_a_mapping,
+                    "front matter key is not a string",
+                )
+            )
             continue
         key = str(key_node.value)
         if key in fields:
@@ -162,7 +190,7 @@ def _fields(
                 at(
                     kmark.line,
                     kmark.column,
-                    "S014",
+                    skill_rules.key_repeated,
                     f"key '{key}' appears again (first on line {first.line}); YAML keeps one",
                 )
             )
@@ -172,7 +200,12 @@ def _fields(
         except _CONSTRUCT_ERRORS as error:
             text = _error_text(error) if isinstance(error, yaml.YAMLError) else str(error)
             found.append(
-                at(vmark.line, vmark.column, "S003", f"value of '{key}' cannot be read: {text}")
+                at(
+                    vmark.line,
+                    vmark.column,
+                    skill_rules.front_matter_unreadable,
+                    f"value of '{key}' cannot be read: {text}",
+                )
             )
             unreadable.add(key)
             continue

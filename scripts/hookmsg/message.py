@@ -286,3 +286,14 @@ def parse_text(
     clean = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     where = path if path is not None else Path(display)
     return parse_message(SourceText(where, display, clean, had_bom), licence_line)
+
+
+_PATH_CHARS = re.compile(r"^[A-Za-z0-9_.\-/~]+$")
+_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
+
+
+def is_repository_path(text: str) -> bool:
+    """Does a code span name a file? (`catalog/hooks.toml` yes; `Edit|Write` or `2.4` no.)"""
+    if not _PATH_CHARS.match(text) or text.strip("./") == "":
+        return False
+    return "/" in text or bool(_EXTENSION.search(text))

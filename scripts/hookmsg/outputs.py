@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import difflib
 import importlib
-import json
 import os
 import signal
 import stat
@@ -18,9 +17,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from hookmsg.catalogue import HarnessCatalogue
 from hookmsg.declared import OUTPUTS, Leftovers, survey
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import WriteError
+from hookmsg.jsonout import dump_json
+from hookmsg.loaded import LoadedProject
+from hookmsg.rules.outputs import DriftState, drift
 from hookmsg.workspace import Workspace
 
 MAX_DIFF_LINES = 60
@@ -32,7 +35,7 @@ class Generator:
     """One generated file: its name inside `generated/` and the function that renders it."""
 
     name: str
-    render: Callable[[Workspace], str]
+    render: Callable[[LoadedProject], str]
     task: str = ""
 
 
@@ -42,36 +45,31 @@ def _function(dotted: str) -> Callable[..., str]:
     return function
 
 
-def render_skill_index_file(workspace: Workspace) -> str:
-    if workspace.skill_index is None:
-        raise ValueError("the skill catalogue did not load")
-    return workspace.skill_index.text
+def render_skill_index_file(loaded: LoadedProject) -> str:
+    return loaded.skill_index.text
 
 
-def render_registration_file(workspace: Workspace, harness_id: str) -> str:
+def render_registration_file(loaded: LoadedProject, harness_id: str) -> str:
     from hookmsg.render.registrations import render_registration
 
-    harnesses = workspace.catalogue.harnesses
-    registry = workspace.catalogue.registry
-    if harnesses is None or registry is None:
-        raise ValueError("the harness catalogue or the registry did not load")
+    harnesses = loaded.catalogue.harnesses
     harness = next(h for h in harnesses.harnesses if h.id == harness_id)
-    return render_registration(harness, registry)
+    return render_registration(harness, loaded.catalogue.registry)
 
 
-def render_manifest(workspace: Workspace) -> str:
-    names = [g.name for g in all_generators(workspace)]
+def render_manifest(loaded: LoadedProject) -> str:
+    names = [g.name for g in _generators(loaded.catalogue.harnesses)]
     record = {
         "about": "Every file hookmsg writes into this folder; build removes no other file. "
         "Generated: do not edit.",
         "outputs": sorted(names),
     }
-    return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+    return dump_json(record)
 
 
-def _lazy(dotted: str, *args: str) -> Callable[[Workspace], str]:
-    def render(workspace: Workspace) -> str:
-        return _function(dotted)(workspace, *args)
+def _lazy(dotted: str, *args: str) -> Callable[[LoadedProject], str]:
+    def render(loaded: LoadedProject) -> str:
+        return _function(dotted)(loaded, *args)
 
     return render
 
@@ -86,7 +84,10 @@ GENERATORS: tuple[Generator, ...] = tuple(
 
 def all_generators(workspace: Workspace) -> list[Generator]:
     """The fixed outputs, then one registration file per harness that has one."""
-    harnesses = workspace.catalogue.harnesses
+    return _generators(workspace.catalogue.harnesses)
+
+
+def _generators(harnesses: HarnessCatalogue | None) -> list[Generator]:
     generators = list(GENERATORS)
     for spec in OUTPUTS:
         if spec.per_harness is not None:
@@ -112,11 +113,13 @@ def render_outputs(workspace: Workspace, names: Iterable[str] | None = None) -> 
     """Render the chosen outputs (default: all) in memory. Writes nothing."""
     generators = all_generators(workspace)
     wanted = {g.name for g in generators} if names is None else set(names)
+    loaded: LoadedProject | None = None
     outputs = []
     for generator in generators:
         if generator.name in wanted:
+            loaded = loaded or workspace.loaded()
             path = workspace.project.generated_dir / generator.name
-            text = generator.render(workspace)
+            text = generator.render(loaded)
             outputs.append(Output(path, workspace.project.relative(path), text.encode("utf-8")))
     return outputs
 
@@ -149,9 +152,13 @@ def leftovers(workspace: Workspace) -> Leftovers:
 def refused_leftovers(workspace: Workspace) -> list[Diagnostic]:
     """G005 for each file hookmsg did not write, G006 for each link, in the generated folder."""
     left = leftovers(workspace)
+    refused: tuple[tuple[DriftState, tuple[Path, ...]], ...] = (
+        ("foreign", left.foreign),
+        ("link", left.links),
+    )
     return [
         Drift(workspace.project.relative(path), state).diagnostic()
-        for state, paths in (("foreign", left.foreign), ("link", left.links))
+        for state, paths in refused
         for path in paths
     ]
 
@@ -319,24 +326,8 @@ def _stage(output: Output) -> tuple[Path, Path]:
     return temporary, output.path
 
 
-DRIFT_CODES = {
-    "drifted": "G002",
-    "missing": "G003",
-    "stale": "G004",
-    "foreign": "G005",
-    "link": "G006",
-}
-_DRIFT_TEXT = {
-    "drifted": "differs from what the sources produce",
-    "missing": "is missing",
-    "stale": "is produced by nothing",
-    "foreign": "was not written by hookmsg (not in the generated folder's outputs.json); "
-    "build never removes it: move or delete it yourself",
-    "link": "is a symbolic link; the generated folder holds only real files and folders, "
-    "and build never writes through a link: replace it with a real folder or remove it",
-}
 # States that `build` does not repair: it refuses and writes nothing.
-REFUSED_STATES = frozenset({"foreign", "link"})
+REFUSED_STATES: frozenset[DriftState] = frozenset({"foreign", "link"})
 
 
 @dataclass(frozen=True)
@@ -344,21 +335,13 @@ class Drift:
     """One generated file that differs from what the sources produce."""
 
     display: str
-    state: str  # "drifted", "missing", "stale", "foreign" or "link"
+    state: DriftState
     diff: tuple[str, ...] = ()
 
     def diagnostic(self, *, blocked: bool = False) -> Diagnostic:
         """The finding, carrying its diff and its fix for the machine formats."""
         fix = "" if self.state in REFUSED_STATES else fix_advice(blocked=blocked)
-        return Diagnostic(
-            self.display,
-            1,
-            1,
-            DRIFT_CODES[self.state],
-            _DRIFT_TEXT[self.state],
-            diff="".join(self.diff),
-            fix=fix,
-        )
+        return drift(self.display, self.state, diff="".join(self.diff), fix=fix)
 
 
 def _diff(display: str, committed: bytes, expected: bytes) -> tuple[str, ...]:
@@ -390,11 +373,12 @@ def find_drift(workspace: Workspace, outputs: list[Output], *, stale: bool = Tru
             found.append(Drift(output.display, "drifted", diff))
     if stale:
         left = leftovers(workspace)
-        for state, paths in (
+        states: tuple[tuple[DriftState, tuple[Path, ...]], ...] = (
             ("stale", left.stale),
             ("foreign", left.foreign),
             ("link", left.links),
-        ):
+        )
+        for state, paths in states:
             found += [Drift(workspace.project.relative(p), state) for p in paths]
     return found
 

@@ -1,139 +1,74 @@
-"""`[tool.hookmsg]` checked with the standard library alone, before anything reads a path.
+"""Find the project and read its `[tool.hookmsg]` table, checked, with the standard library.
 
 Every face (the `hookmsg` command, `dodo.py`, the check's fast path) calls
-`checked_settings` first, so a bad setting is reported as K001 the same way everywhere
-and no command lists, reads, writes or deletes anything under a path it has not
-checked. The generated folder gets the strictest rule: `build` replaces and removes
-files there, so it must be a folder of its own, strictly inside the root, sharing
-nothing with the sources, the catalogue, the code, the tests or git.
+`checked_settings` first; the checks themselves (K001, K002) are `rules.settings`.
+Kept free of heavy imports: `dodo.py` reads it on every `doit`.
 """
 
 from __future__ import annotations
 
-import os
-import posixpath
 from pathlib import Path
 from typing import Any
 
-from hookmsg.errors import ConfigError
-from hookmsg.project import DEFAULTS, PYPROJECT, read_tool_table
-from hookmsg.sourcefiles import declared_sources, normalise
-
-PATH_KEYS = ("messages", "catalog", "generated")
-INT_KEYS = ("delivered-cap", "skill-index-budget", "max-file-bytes")
-# Paths of the project that the generated folder must neither be, contain nor lie inside.
-PROTECTED = (
-    ".git",
-    ".github",
-    ".ci",
-    ".venv",
-    "scripts",
-    "tests",
-    "dist",
-    "pyproject.toml",
-    "dodo.py",
-    "README.md",
-    ".doit.db",
-)
+from hookmsg.defaults import PYPROJECT
+from hookmsg.file_memo import FileMemo
+from hookmsg.rules import settings as rules
 
 
-def key_line(text: str, key: str) -> int:
-    """The line of `key` in `[tool.hookmsg]`, or of a `[tool.hookmsg.<key>]` sub-table."""
-    in_table = False
-    for number, line in enumerate(text.split("\n"), start=1):
-        stripped = line.strip().replace(" ", "")
-        if stripped.startswith("["):
-            if stripped.strip("[]").startswith(f"tool.hookmsg.{key}"):
-                return number
-            in_table = stripped == "[tool.hookmsg]"
-        elif in_table and stripped.split("=", 1)[0].strip('"') == key:
-            return number
-    return 1
+def find_root(start: Path | None = None) -> Path:
+    """The folder of the nearest `pyproject.toml` from `start` (default: cwd) upward."""
+    here = (start or Path.cwd()).absolute()
+    for folder in (here, *here.parents):
+        if (folder / PYPROJECT).is_file():
+            return folder
+    raise rules.no_pyproject(here)
 
 
-def _path_problem(value: object) -> str | None:
-    if not isinstance(value, str):
-        return f"must be a string (a relative folder), not {type(value).__name__}"
-    parts = value.split("/")
-    if not value or value.startswith("/") or "\\" in value or ".." in parts:
-        return "must be a relative path inside the project, without '..'"
-    if any(not c.isprintable() for c in value) or value.startswith("~"):
-        return "must be a plain relative path (no control characters, no '~')"
-    return None
+def read_tool_table(root: Path, memo: FileMemo | None = None) -> tuple[dict[str, Any], str]:
+    """The `[tool.hookmsg]` table (empty if absent) and the file's text, for positions."""
+    path = root / PYPROJECT
+    if memo is None:
+        return _read_tool_table(path)
+    return memo.derive(path, "tool table", lambda: _read_tool_table(path), _table_and_text)
 
 
-def _value_problem(key: str, value: object) -> str | None:
-    if key not in DEFAULTS:
-        return "unknown key"
-    if key in PATH_KEYS:
-        return _path_problem(value)
-    if key in INT_KEYS:
-        if type(value) is not int:
-            return f"must be a whole number, not {type(value).__name__}"
-        return None if value > 0 else "must be greater than 0"
-    # licence-line
-    if not isinstance(value, str):
-        return f"must be a string, not {type(value).__name__}"
-    if not value or "\n" in value or "\r" in value or value != value.strip():
-        return "must be one line without surrounding whitespace"
-    return None
+def _table_and_text(value: Any) -> tuple[dict[str, Any], str]:
+    table, text = value
+    if not isinstance(table, dict) or not isinstance(text, str):
+        raise TypeError("not a table and a text")
+    return table, text
 
 
-def _overlap(generated: str, other: str) -> str | None:
-    """How `generated` overlaps `other` (both normalised, relative), or None."""
-    g, o = generated.casefold(), other.casefold()  # case-insensitive file systems too
-    if g == o:
-        return f"is the same path as '{other}'"
-    if o.startswith(g + "/"):
-        return f"contains '{other}'"
-    if g.startswith(o + "/"):
-        return f"lies inside '{other}'"
-    return None
+def _read_tool_table(path: Path) -> tuple[dict[str, Any], str]:
+    import tomllib  # here, not above: a remembered table needs no parser
+
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except (OSError, UnicodeDecodeError) as error:
+        raise rules.unreadable_pyproject(path, f"cannot read {PYPROJECT}: {error}") from None
+    except RecursionError:
+        raise rules.unreadable_pyproject(
+            path, f"{PYPROJECT} is nested too deeply to read"
+        ) from None
+    except tomllib.TOMLDecodeError as error:
+        from hookmsg.tomlpos import toml_error_position
+
+        line, col, message = toml_error_position(error, text)
+        why = f"{PYPROJECT} is not valid TOML: {message}"
+        raise rules.unreadable_pyproject(path, why, line, col) from None
+    tool = data.get("tool", {})
+    table = tool.get("hookmsg", {}) if isinstance(tool, dict) else {}
+    if not isinstance(table, dict):
+        raise rules.not_a_table(path)
+    return table, text
 
 
-def generated_problem(root: Path, settings: dict[str, Any]) -> str | None:
-    """Why the generated folder is not a dedicated folder of its own, or None."""
-    generated = posixpath.normpath(settings["generated"])
-    if generated == ".":
-        return "is the project root itself; name a dedicated folder such as 'generated'"
-    others = [posixpath.normpath(settings[k]) for k in ("messages", "catalog")]
-    # The skill and command folders that the skill catalogue's [[sources]] name.
-    catalogue = root / others[1] / "skills.toml"
-    real_root = os.path.realpath(root)
-    if os.path.realpath(catalogue).startswith(real_root + os.sep):  # never read outside
-        others += [normalise(path) for _, path in declared_sources(catalogue)]
-    for other in (*others, *PROTECTED):
-        how = _overlap(generated, other)
-        if how is not None:
-            return f"{how}; the generated folder must be a dedicated folder of its own"
-    folder = root / generated
-    if os.path.realpath(folder) != os.path.join(real_root, *generated.split("/")):  # noqa: PTH118
-        return "goes through a symbolic link; it must be a real folder inside the root"
-    if os.path.lexists(folder) and not folder.is_dir():
-        return "exists and is not a folder"
-    return None
+def checked_settings(root: Path, memo: FileMemo | None = None) -> dict[str, Any]:
+    """Defaults overlaid with `[tool.hookmsg]`, every value checked; else ConfigError (K001).
 
-
-def checked_settings(root: Path) -> dict[str, Any]:
-    """Defaults overlaid with `[tool.hookmsg]`, every value checked; else ConfigError (K001)."""
-    table, text = read_tool_table(root)
-    problems = []
-    for key, value in table.items():
-        reason = _value_problem(str(key), value)
-        if reason is not None:
-            problems.append((str(key), reason))
-    settings = {**DEFAULTS, **table}
-    if not problems:
-        settings = {k: posixpath.normpath(v) if k in PATH_KEYS else v for k, v in settings.items()}
-        reason = generated_problem(root, settings)
-        if reason is not None:
-            problems.append(("generated", reason))
-    if problems:
-        raise ConfigError(
-            "\n".join(
-                f"{root / PYPROJECT}:{key_line(text, key)}:1: K001 "
-                f"[tool.hookmsg] key '{key}': {reason}"
-                for key, reason in problems
-            )
-        )
-    return settings
+    `memo` may remember what the files read here held (dodo.py's runs); every check on
+    the values and on the file system runs each time all the same.
+    """
+    table, text = read_tool_table(root, memo)
+    return rules.check_table(root, table, text, memo)

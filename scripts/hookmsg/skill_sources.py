@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Literal
 
 from hookmsg.config import Project
 from hookmsg.diagnostics import Diagnostic
+from hookmsg.rules import skills as skill_rules
 from hookmsg.source import read_source
 from hookmsg.sourcefiles import SourceFile, list_source, normalise
 from hookmsg.tomlpos import locate
@@ -115,11 +116,10 @@ def _type_problems(fields: Mapping[str, Field], display: str) -> list[Diagnostic
             ok = all(isinstance(value, str) for value in item.value)
         if not ok:
             found.append(
-                Diagnostic(
+                skill_rules.wrong_type(
                     display,
                     item.value_line,
                     item.value_col,
-                    "S015",
                     f"'{key}' must be {wanted}, not {type(item.value).__name__}",
                 )
             )
@@ -135,7 +135,7 @@ def _check_name(name: str, display: str, line: int, col: int, what: str) -> list
         else "must be lowercase letters, digits and single hyphens, not starting or ending "
         "with a hyphen"
     )
-    return [Diagnostic(display, line, col, "S008", f"{what} '{name}' {why}")]
+    return [skill_rules.bad_name(display, line, col, f"{what} '{name}' {why}")]
 
 
 def read_entry(
@@ -164,11 +164,10 @@ def read_entry(
         return None, found
     if source.had_bom:
         found.append(
-            Diagnostic(
+            skill_rules.bom_before_front_matter(
                 display,
                 1,
                 1,
-                "S006",
                 "byte order mark before the front matter; harnesses that "
                 "look for `---` at the first byte see no front matter",
             )
@@ -179,11 +178,10 @@ def read_entry(
         return None, found
     if not front.present and kind == "skill":
         found.append(
-            Diagnostic(
+            skill_rules.no_front_matter(
                 display,
                 1,
                 1,
-                "S001",
                 "SKILL.md has no front matter; start it with `---`, "
                 "`name:` and `description:` lines, then `---`",
             )
@@ -193,11 +191,10 @@ def read_entry(
     for key, item in fields.items():
         if key not in allowed:
             found.append(
-                Diagnostic(
+                skill_rules.unknown_key(
                     display,
                     item.line,
                     item.col,
-                    "S011",
                     f"unknown front matter key '{key}' for a {kind}; if a harness reads it, "
                     f"list it under [front-matter] extra-keys in {catalogue_display}",
                 )
@@ -212,17 +209,16 @@ def read_entry(
         elif name_field is None or name_field.value is None:
             line, col = (1, 1) if name_field is None else (name_field.line, name_field.col)
             what = "has no 'name'" if name_field is None else "has an empty 'name'"
-            found.append(Diagnostic(display, line, col, "S008", f"the front matter {what}"))
+            found.append(skill_rules.bad_name(display, line, col, f"the front matter {what}"))
         elif isinstance(name_field.value, str):
             name = name_field.value
             at = (name_field.value_line, name_field.value_col)
             found += _check_name(name, display, *at, "name")
             if name != file.stem:
                 found.append(
-                    Diagnostic(
+                    skill_rules.name_differs_from_folder(
                         display,
                         *at,
-                        "S007",
                         f"name '{name}' differs from its folder name '{file.stem}'",
                     )
                 )
@@ -243,14 +239,13 @@ def read_entry(
     elif not description:
         line, col = (described.value_line, described.value_col) if described is not None else (1, 1)
         what = "is empty" if described is not None else "is missing"
-        found.append(Diagnostic(display, line, col, "S009", f"the description {what}"))
+        found.append(skill_rules.bad_description(display, line, col, f"the description {what}"))
     elif described is not None and value is not None and len(value.strip()) > MAX_DESCRIPTION:
         found.append(
-            Diagnostic(
+            skill_rules.description_too_long(
                 display,
                 described.value_line,
                 described.value_col,
-                "S010",
                 f"description is {len(value.strip()):,} characters, over {MAX_DESCRIPTION:,}",
             )
         )
@@ -284,19 +279,18 @@ def resolve(catalogue: SkillCatalogue, text: str, display: str, project: Project
         if source.group is not None and source.group not in group_ids:
             where = locate(text, ("sources", index, "group"))
             found.append(
-                Diagnostic(
+                skill_rules.unknown_reference(
                     display,
                     where,
                     1,
-                    "C005",
                     f"source '{path}' names unknown task group '{source.group}'",
                 )
             )
         listing = list_source(project.root, source.kind, path)
         if listing.error is not None:
             found.append(
-                Diagnostic(
-                    display, line, 1, "S016", f"{source.kind} folder '{path}' {listing.error}"
+                skill_rules.source_folder_unusable(
+                    display, line, 1, f"{source.kind} folder '{path}' {listing.error}"
                 )
             )
             continue
@@ -323,11 +317,10 @@ def resolve(catalogue: SkillCatalogue, text: str, display: str, project: Project
         candidates = by_name.get(skill.name)
         if skill.group is not None and skill.group not in group_ids:
             found.append(
-                Diagnostic(
+                skill_rules.unknown_reference(
                     display,
                     locate(text, ("skills", index, "group")),
                     1,
-                    "C005",
                     f"skill '{skill.name}' names unknown task group '{skill.group}'",
                 )
             )
@@ -335,11 +328,10 @@ def resolve(catalogue: SkillCatalogue, text: str, display: str, project: Project
         if candidates is None:
             if skill.source is not None:
                 found.append(
-                    Diagnostic(
+                    skill_rules.unknown_reference(
                         display,
                         line,
                         1,
-                        "C005",
                         f"skill '{skill.name}' names source "
                         f"'{skill.source}', but no source defines '{skill.name}'",
                     )
@@ -347,11 +339,10 @@ def resolve(catalogue: SkillCatalogue, text: str, display: str, project: Project
             missing = [key for key in ("description", "manual") if getattr(skill, key) is None]
             if missing or skill.description is None or skill.manual is None:
                 found.append(
-                    Diagnostic(
+                    skill_rules.skill_entry_incomplete(
                         display,
                         line,
                         1,
-                        "S017",
                         f"skill '{skill.name}' is defined by no "
                         f"source file, so it needs {' and '.join(missing)}",
                     )
@@ -373,11 +364,10 @@ def resolve(catalogue: SkillCatalogue, text: str, display: str, project: Project
             continue
         if skill.description is not None:
             found.append(
-                Diagnostic(
+                skill_rules.skill_entry_incomplete(
                     display,
                     line,
                     1,
-                    "S017",
                     f"skill '{skill.name}' is defined by "
                     f"{candidates[0].source}; edit the description in its front matter",
                 )
@@ -387,11 +377,10 @@ def resolve(catalogue: SkillCatalogue, text: str, display: str, project: Project
             picked = [c for c in candidates if c.origin == normalise(skill.source)]
             if not picked:
                 found.append(
-                    Diagnostic(
+                    skill_rules.unknown_reference(
                         display,
                         line,
                         1,
-                        "C005",
                         f"skill '{skill.name}' names source "
                         f"'{skill.source}', which does not define it",
                     )
@@ -410,11 +399,10 @@ def resolve(catalogue: SkillCatalogue, text: str, display: str, project: Project
         first = candidates[0]
         for other in candidates[1:]:
             found.append(
-                Diagnostic(
+                skill_rules.defined_twice(
                     other.source,
                     other.line,
                     1,
-                    "S012",
                     f"{other.kind} '{name}' is also defined "
                     f"by {first.source}; rename one, or pick one with a [[skills]] entry "
                     f"(name = '{name}', source = '<its [[sources]] path>') in {display}",
@@ -425,11 +413,10 @@ def resolve(catalogue: SkillCatalogue, text: str, display: str, project: Project
     for name in catalogue.omit:
         if name not in chosen:
             found.append(
-                Diagnostic(
+                skill_rules.unknown_reference(
                     display,
                     locate(text, ("omit", name)),
                     1,
-                    "C005",
                     f"omit names '{name}', which no source or [[skills]] entry defines",
                 )
             )
@@ -440,11 +427,10 @@ def resolve(catalogue: SkillCatalogue, text: str, display: str, project: Project
             continue
         if entry.group is None:
             found.append(
-                Diagnostic(
+                skill_rules.in_no_group(
                     entry.source,
                     entry.line,
                     1,
-                    "S013",
                     f"{entry.kind} '{name}' is in no task "
                     f"group; give its [[sources]] a group, add a [[skills]] entry with one, or "
                     f"list it under [omit] in {display}",
@@ -455,11 +441,10 @@ def resolve(catalogue: SkillCatalogue, text: str, display: str, project: Project
     for index, task_group in enumerate(catalogue.groups):
         if task_group.id not in used:
             found.append(
-                Diagnostic(
+                skill_rules.empty_group(
                     display,
                     locate(text, ("groups", index)),
                     1,
-                    "C006",
                     f"task group '{task_group.id}' has no skills or commands",
                 )
             )

@@ -1,17 +1,15 @@
-"""Read a file once and turn its bytes into text, reporting every file-level problem."""
+"""Read a file once and turn its bytes into text; the file rules (`rules.files`) judge them."""
 
 from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.paths import is_inside
-
-BOM = "\ufeff"
+from hookmsg.rules import files
 
 
 @dataclass(frozen=True)
@@ -24,36 +22,12 @@ class SourceText:
     had_bom: bool
 
 
-def _position(data: bytes, offset: int) -> tuple[int, int]:
-    """1-based line and column (in characters) of byte `offset`."""
-    line_start = data.rfind(b"\n", 0, offset) + 1
-    line = data.count(b"\n", 0, offset) + 1
-    col = len(data[line_start:offset].decode("utf-8", errors="replace")) + 1
-    return line, col
-
-
 def _inside(path: Path, root: Path) -> bool:
     try:
         path.relative_to(root)
     except ValueError:
         return False
     return True
-
-
-def _carriage_returns(data: bytes, fail: Callable[..., list[Diagnostic]]) -> list[Diagnostic]:
-    found = []
-    crlf = data.find(b"\r\n")
-    if crlf >= 0:
-        line, _ = _position(data, crlf)
-        count = data.count(b"\r\n")
-        found += fail("F002", f"CRLF line endings on {count} line(s); use LF", line)
-    # Same length as CRLF, so offsets and line numbers stay those of the file.
-    masked = data.replace(b"\r\n", b" \n")
-    bare_cr = masked.find(b"\r")
-    if bare_cr >= 0:
-        line, col = _position(masked, bare_cr)
-        found += fail("F003", "bare CR line ending; use LF", line, col)
-    return found
 
 
 def _read_all(fd: int, expected: int, limit: int) -> bytes:
@@ -85,9 +59,6 @@ def read_source(
     diagnostic.
     """
 
-    def fail(code: str, message: str, line: int = 1, col: int = 1) -> list[Diagnostic]:
-        return [Diagnostic(display, line, col, code, message)]
-
     try:
         if root is not None and check_folders:
             real_root = os.path.realpath(root)
@@ -96,23 +67,21 @@ def read_source(
             if is_inside(lexical, os.path.abspath(root)) and not is_inside(  # noqa: PTH100
                 os.path.realpath(path), real_root
             ):
-                return None, fail("F007", "symbolic link points outside the repository")
+                return None, [files.link_out(display)]
         info = os.lstat(path)
         if stat.S_ISLNK(info.st_mode):
             if root is not None:
                 target = path.resolve(strict=True)
                 if not _inside(target, root.resolve()):
-                    return None, fail("F007", "symbolic link points outside the repository")
+                    return None, [files.link_out(display)]
             info = os.stat(path)  # noqa: PTH116 (one call, no Path object on the hot path)
     except (OSError, RuntimeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        return None, fail("F007", f"cannot read file: {reason}")
+        return None, [files.unreadable(display, reason)]
     if not stat.S_ISREG(info.st_mode):
-        return None, fail("F007", "not a regular file")
+        return None, [files.not_regular(display)]
     if info.st_size > max_bytes:
-        return None, fail(
-            "F006", f"file is {info.st_size} bytes, over the {max_bytes}-byte limit; not parsed"
-        )
+        return None, [files.too_large(display, max_bytes, info.st_size)]
     try:
         # O_NONBLOCK: a FIFO swapped in after the stat must not hang the read.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -121,32 +90,10 @@ def read_source(
         finally:
             os.close(fd)
     except OSError as error:
-        return None, fail("F007", f"cannot read file: {error.strerror or error}")
+        return None, [files.unreadable(display, str(error.strerror or error))]
     if len(data) > max_bytes:
-        return None, fail("F006", f"file is over the {max_bytes}-byte limit; not parsed")
-    if not data or data.isspace():
-        return None, fail("F005", "file is empty")
-
-    diagnostics: list[Diagnostic] = []
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line, col = _position(data, error.start)
-        return None, fail(
-            "F001", f"file is not valid UTF-8 (byte 0x{data[error.start]:02x})", line, col
-        )
-
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        line, col = _position(data, nul)
-        count = data.count(b"\x00")
-        diagnostics += fail("F004", f"file contains {count} NUL byte(s)", line, col)
-
-    if b"\r" in data:  # rare: spare every clean file the copies below
-        diagnostics += _carriage_returns(data, fail)
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-
-    had_bom = text.startswith(BOM)
-    if had_bom:
-        text = text[len(BOM) :]
-    return SourceText(path=path, display=display, text=text, had_bom=had_bom), diagnostics
+        return None, [files.too_large(display, max_bytes)]
+    text, had_bom, found = files.check_bytes(data, display)
+    if text is None:
+        return None, found
+    return SourceText(path=path, display=display, text=text, had_bom=had_bom), found

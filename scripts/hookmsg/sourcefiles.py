@@ -1,8 +1,9 @@
 """The files that the skill catalogue's `[[sources]]` name, listed cheaply.
 
-Standard library only: `dodo.py` (file dependencies) and the check cache (its
-fingerprint) list these files without importing the validating pipeline, and the
-pipeline reads exactly the files listed here, so the three always agree.
+Standard library only, and no dataclasses (creating one costs every `doit`): `dodo.py`
+(file dependencies) and the check cache (its fingerprint) list these files without
+importing the validating pipeline, and the pipeline reads exactly the files listed
+here, so the three always agree.
 """
 
 from __future__ import annotations
@@ -10,17 +11,16 @@ from __future__ import annotations
 import os
 import posixpath
 import stat
-import tomllib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
+
+from hookmsg.file_memo import FileMemo
 
 SKILL_FILE = "SKILL.md"
 KINDS = ("skills", "commands")
 
 
-@dataclass(frozen=True)
-class SourceFile:
+class SourceFile(NamedTuple):
     """One file a source provides: the entry name its path implies, where it is."""
 
     stem: str  # the skill's folder name, or the command file's name without `.md`
@@ -28,8 +28,7 @@ class SourceFile:
     path: Path  # absolute
 
 
-@dataclass(frozen=True)
-class Listing:
+class Listing(NamedTuple):
     """The files of one `[[sources]]` folder, or why it cannot be listed."""
 
     files: tuple[SourceFile, ...]
@@ -71,8 +70,25 @@ def list_source(root: Path, kind: str, path: str) -> Listing:
     return Listing(tuple(files))
 
 
-def declared_sources(catalogue_file: Path) -> list[tuple[str, str]]:
+def declared_sources(catalogue_file: Path, memo: FileMemo | None = None) -> list[tuple[str, str]]:
     """`(kind, path)` of every well-formed `[[sources]]` table, read without validation."""
+    if memo is None:
+        return _declared_sources(catalogue_file)
+    return memo.derive(
+        catalogue_file, "declared sources", lambda: _declared_sources(catalogue_file), _pairs
+    )
+
+
+def _pairs(value: Any) -> list[tuple[str, str]]:
+    pairs = [(kind, path) for kind, path in value]
+    if not all(isinstance(kind, str) and isinstance(path, str) for kind, path in pairs):
+        raise TypeError("not a list of string pairs")
+    return pairs
+
+
+def _declared_sources(catalogue_file: Path) -> list[tuple[str, str]]:
+    import tomllib
+
     try:
         if not stat.S_ISREG(catalogue_file.stat().st_mode):
             return []  # a FIFO would block the read; the validating loader reports it
@@ -90,12 +106,12 @@ def declared_sources(catalogue_file: Path) -> list[tuple[str, str]]:
     return found
 
 
-def sourced_files(root: Path, catalogue_file: Path) -> list[str]:
+def sourced_files(root: Path, catalogue_file: Path, memo: FileMemo | None = None) -> list[str]:
     """Every file the catalogue's sources name, as root-relative POSIX paths, sorted."""
     return sorted(
         {
             file.display
-            for kind, path in declared_sources(catalogue_file)
+            for kind, path in declared_sources(catalogue_file, memo)
             for file in list_source(root, kind, path).files
         }
     )

@@ -1,6 +1,10 @@
-"""Load everything once (configuration, catalogue, messages) and validate it.
+"""The pipeline: load the sources once, render the skill index, and run every rule family.
 
-The one model that the CLI, the doit tasks and the tests share.
+The layer above both the rules and the renderers (see ARCHITECTURE.md): it loads the
+catalogue (`loading.py`) and the messages, renders the skill index (a generated message
+the message rules check too), and hands the renderers a fully loaded `LoadedProject`
+(`Workspace.loaded()`). Within one `doit` run, `share_loads` makes every task share one
+load and one validation.
 """
 
 from __future__ import annotations
@@ -10,19 +14,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hookmsg.catalogue import Catalogue, load_catalogue
-from hookmsg.config import Project
+from hookmsg.catalogue import PartialCatalogue
+from hookmsg.config import Project, share_projects
 from hookmsg.diagnostics import Diagnostic, sort_diagnostics
 from hookmsg.errors import UsageError
-from hookmsg.message import Message, parse_message, parse_text
-from hookmsg.paths import is_inside, one_run, real, resolve_inside
-from hookmsg.render.skill_index import SkillIndex, render_skill_index
-from hookmsg.rules import MessageContext, check_message
-from hookmsg.rules import registry as registry_rules
+from hookmsg.loaded import SKILL_INDEX, SKILL_INDEX_FILE, LoadedCatalogue, LoadedProject, SkillIndex
+from hookmsg.loading import load_catalogue
+from hookmsg.message import Message, is_repository_path, parse_message, parse_text
+from hookmsg.paths import is_inside, one_run, real
+from hookmsg.render.skill_index import render_skill_index
+from hookmsg.rules import files
+from hookmsg.rules import wiring as wiring_rules
+from hookmsg.rules.families import ProjectFacts, check_project
+from hookmsg.rules.messages import MessageContext, check_message
 from hookmsg.source import read_source
-
-SKILL_INDEX = "skill-index"
-SKILL_INDEX_FILE = "skill-index.md"
 
 
 @dataclass
@@ -30,13 +35,14 @@ class Workspace:
     """The project's sources, loaded and parsed once."""
 
     project: Project
-    catalogue: Catalogue
-    messages: dict[str, Message]
+    catalogue: PartialCatalogue
+    # The authored message files, parsed, by name (the skill index is generated).
+    authored: dict[str, Message]
     skill_index: SkillIndex | None
     skill_index_message: Message | None
     diagnostics: list[Diagnostic]
     # Every message file found, readable or not, by name; None if the folder is unusable.
-    listed: dict[str, str] | None = None
+    files_found: dict[str, str] | None = None
     _parsed: dict[str, Message | None] = field(default_factory=dict)
 
     @property
@@ -45,22 +51,39 @@ class Workspace:
         parts = (self.catalogue.registry, self.catalogue.harnesses, self.skill_index)
         return all(part is not None for part in parts)
 
+    def loaded(self) -> LoadedProject:
+        """What the renderers read; ValueError when a catalogue part did not load."""
+        catalogue = self.catalogue
+        registry, harnesses, skills = catalogue.registry, catalogue.harnesses, catalogue.skills
+        index, message, entries = self.skill_index, self.skill_index_message, catalogue.entries
+        if (
+            registry is None
+            or harnesses is None
+            or skills is None
+            or entries is None
+            or index is None
+            or message is None
+        ):
+            raise ValueError("the catalogue did not load: nothing can be rendered")
+        loaded = LoadedCatalogue(registry, harnesses, skills, entries)
+        return LoadedProject(self.project, loaded, self.authored, index, message)
+
     @property
     def skill_index_path(self) -> Path:
         return self.project.generated_dir / SKILL_INDEX_FILE
 
     def all_messages(self) -> dict[str, Message]:
         """Authored messages and the generated skill index, by name."""
-        found = dict(self.messages)
+        found = dict(self.authored)
         if self.skill_index_message is not None:
             found[SKILL_INDEX] = self.skill_index_message
         return found
 
-    def message_names(self) -> dict[str, str] | None:
+    def registrable_names(self) -> dict[str, str] | None:
         """Every name a registry may use, with the path shown for it (None: unknown)."""
-        if self.listed is None:
+        if self.files_found is None:
             return None
-        names = dict(self.listed)
+        names = dict(self.files_found)
         names[SKILL_INDEX] = self.project.relative(self.skill_index_path)
         return names
 
@@ -74,28 +97,8 @@ class Workspace:
             self._parsed[key] = read_message(self.project, Path(key), check_folders=True)[0]
         return self._parsed[key]
 
-    def cross_bindings(self) -> list[tuple[str, str]]:
-        """Every pair of messages that name each other (or one the other), sorted, once."""
-        from hookmsg.vocabulary import CROSS_BOUND
-
-        messages = self.all_messages()
-        by_path = {Path(real(str(m.path))): name for name, m in messages.items()}
-        pairs: set[tuple[str, str]] = set()
-        for name, message in messages.items():
-            for binding in message.bindings:
-                if binding.direction != CROSS_BOUND:
-                    continue
-                for span in binding.code_spans:
-                    target = resolve_inside(self.project.root, span.text)
-                    other = by_path.get(target) if target is not None else None
-                    if other is not None and other != name:
-                        pairs.add((min(name, other), max(name, other)))
-        return sorted(pairs)
-
     def referenced_paths(self) -> list[str]:
         """Every repository path that a Bindings section names, as written."""
-        from hookmsg.rules.bindings import is_repository_path
-
         return sorted(
             {
                 span.text
@@ -145,7 +148,7 @@ def message_files(project: Project) -> tuple[list[Path], list[Diagnostic]]:
     shown = project.settings.messages
 
     def problem(text: str) -> tuple[list[Path], list[Diagnostic]]:
-        return [], [Diagnostic(shown, 1, 1, "F007", text)]
+        return [], [files.folder_problem(shown, text)]
 
     try:
         if not folder.is_dir():
@@ -174,6 +177,7 @@ def share_loads() -> None:
     global _SHARED  # noqa: PLW0603 (one switch for the whole process)
     if _SHARED is None:
         _SHARED = {}
+    share_projects()
 
 
 def _key(project: Project) -> tuple[str, str]:
@@ -196,7 +200,7 @@ def _load_workspace(project: Project) -> Workspace:
     messages: dict[str, Message] = {}
     paths, problems = message_files(project)
     diagnostics += problems
-    listed = {path.stem: project.relative(path) for path in paths}
+    found_files = {path.stem: project.relative(path) for path in paths}
     for path in paths:
         message, found = read_message(project, path)
         diagnostics += found
@@ -216,31 +220,8 @@ def _load_workspace(project: Project) -> Workspace:
         skill_index,
         skill_message,
         diagnostics,
-        listed=listed if not problems else None,
+        files_found=found_files if not problems else None,
     )
-
-
-def _budget(workspace: Workspace) -> list[Diagnostic]:
-    index = workspace.skill_index
-    if index is None:
-        return []
-    budget = workspace.project.settings.skill_index_budget
-    found = []
-    for form, size in (("plugin", index.plugin_size), ("engine", index.engine_size)):
-        if size > budget:
-            groups = index.largest_groups(3, engine=form == "engine")
-            largest = ", ".join(f"{title} ({chars})" for title, chars in groups)
-            found.append(
-                Diagnostic(
-                    workspace.project.relative(workspace.project.catalog_file("skills.toml")),
-                    1,
-                    1,
-                    "G001",
-                    f"skill index ({form} form) delivers {size} characters, {size - budget} over "
-                    f"the {budget} budget; largest groups: {largest}",
-                )
-            )
-    return found
 
 
 @one_run()
@@ -256,47 +237,25 @@ def validate_workspace(workspace: Workspace) -> list[Diagnostic]:
 
 
 def _validate_workspace(workspace: Workspace) -> list[Diagnostic]:
-    found = list(workspace.diagnostics)
-    for message in workspace.messages.values():
-        # An authored file may not take the generated skill index's name; it is still
-        # checked, but as a file the registry knows nothing about.
-        reserved = message.name == SKILL_INDEX
-        if reserved:
-            text = f"'{SKILL_INDEX}' is the name of the generated skill index"
-            found.append(Diagnostic(message.display, 1, 1, "R009", text))
-        found += check_message(message, workspace.context_for(message, registered=not reserved))
+    project = workspace.project
+    generated = {}
     if workspace.skill_index_message is not None:
-        index = workspace.skill_index_message
-        found += check_message(index, workspace.context_for(index, registered=True))
-    registry = workspace.catalogue.registry
-    names = workspace.message_names()
-    if registry is not None and names is not None:
-        found += registry_rules.check(
-            registry,
-            workspace.catalogue.registry_text,
-            workspace.catalogue.registry_display,
-            names,
-            readable=workspace.all_messages().keys(),
-        )
-    guards = workspace.catalogue.guards
-    if registry is not None and names is not None and guards is not None and guards.text:
-        from hookmsg.guarddata import check_references
-
-        found += check_references(
-            guards, registry, workspace.catalogue.registry_display, set(names)
-        )
-    harnesses = workspace.catalogue.harnesses
-    if registry is not None and harnesses is not None:
-        from hookmsg.rules import contract
-
-        found += contract.check(
-            registry,
-            workspace.catalogue.registry_text,
-            workspace.catalogue.registry_display,
-            harnesses,
-            workspace.project.settings.generated,
-        )
-    found += _budget(workspace)
+        generated[SKILL_INDEX] = workspace.skill_index_message
+    facts = ProjectFacts(
+        catalogue=workspace.catalogue,
+        authored=workspace.authored,
+        generated_messages=generated,
+        generated_names=frozenset({SKILL_INDEX}),
+        names=workspace.registrable_names(),
+        context_for=lambda message, registered: workspace.context_for(
+            message, registered=registered
+        ),
+        generated=workspace.project.settings.generated,
+        skill_index=workspace.skill_index,
+        skills_display=project.relative(project.catalog_file("skills.toml")),
+        skill_index_budget=project.settings.skill_index_budget,
+    )
+    found = [*workspace.diagnostics, *check_project(facts)]
     return sort_diagnostics(found)
 
 
@@ -326,7 +285,7 @@ def validate_paths(workspace: Workspace, paths: Sequence[Path]) -> list[Diagnost
         registered = path.absolute().resolve().parent == messages_dir
         found += check_message(message, workspace.context_for(message, registered=registered))
         if registered and workspace.catalogue.registry is not None:
-            found += registry_rules.unregistered(
+            found += wiring_rules.unregistered(
                 workspace.catalogue.registry,
                 workspace.catalogue.registry_display,
                 message.name,

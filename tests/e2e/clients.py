@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from e2e.standin import StandIn
+from tests.e2e.standin import StandIn
 
 # A safety bound on one client session (not a timing assertion): a client that hangs
 # fails the test instead of stalling the suite.

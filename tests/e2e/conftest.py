@@ -15,9 +15,9 @@ from types import ModuleType
 
 import pytest
 
-from e2e.clients import RUNNERS, Runner
+from tests.e2e.clients import RUNNERS, Runner
+from tests.support.repository import REPO
 
-REPO = Path(__file__).resolve().parent.parent.parent
 HARNESSES = tuple(RUNNERS)
 
 

@@ -23,12 +23,12 @@ from typing import Any
 
 import pytest
 
-from e2e.clients import Runner, everything, git_project
-from e2e.standin import Finish, Recorded, StandIn, Turn, Write
+from tests.e2e.clients import Runner, everything, git_project
+from tests.e2e.standin import Finish, Recorded, StandIn, Turn, Write
+from tests.support.repository import REPO
 
 pytestmark = pytest.mark.e2e
 
-REPO = Path(__file__).resolve().parent.parent.parent
 HOOKMSG = Path(sys.executable).with_name("hookmsg")
 GUARD = "pretooluse-dependency-guard"
 MANIFEST = (

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from e2e.clients import Runner, git_project
-from e2e.standin import Finish, StandIn, Write
+from tests.e2e.clients import Runner, git_project
+from tests.e2e.standin import Finish, StandIn, Write
 
 pytestmark = pytest.mark.e2e
 

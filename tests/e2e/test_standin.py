@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from e2e.standin import Finish, StandIn, Write, apply_patch_text
+from tests.e2e.standin import Finish, StandIn, Write, apply_patch_text
 
 
 def post(standin: StandIn, path: str, body: dict[str, Any]) -> tuple[int, bytes]:

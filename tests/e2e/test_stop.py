@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from e2e.clients import Runner, everything, git_project
-from e2e.standin import Finish, StandIn
+from tests.e2e.clients import Runner, everything, git_project
+from tests.e2e.standin import Finish, StandIn
 
 pytestmark = pytest.mark.e2e
 

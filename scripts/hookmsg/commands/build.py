@@ -5,10 +5,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 
+from hookmsg.check_cache import before_check, remember_clean
 from hookmsg.config import Project
 from hookmsg.declared import MANIFEST
 from hookmsg.errors import EXIT_FINDINGS, EXIT_OK, UsageError
-from hookmsg.fastcheck import before_check, remember_clean
 from hookmsg.lock import folder_lock
 from hookmsg.outputs import (
     REFUSED_STATES,

@@ -25,7 +25,8 @@ from hookmsg.installing.target import (
     refused,
     safe_path,
 )
-from hookmsg.render.registrations import is_module, registration_data
+from hookmsg.registration_plan import is_module
+from hookmsg.render.registrations import registration_data
 from hookmsg.report import note
 
 

@@ -6,13 +6,14 @@ tokens filled in, after the catalogue validated and both paths passed the path r
 
 from __future__ import annotations
 
-import json
 import sys
 
 from hookmsg.config import Project
 from hookmsg.errors import EXIT_OK
 from hookmsg.installing.target import checked_workspace, fill_tokens, find_harness, safe_path
-from hookmsg.render.registrations import is_module, registration_data, render_registration
+from hookmsg.jsonout import dump_json
+from hookmsg.registration_plan import is_module
+from hookmsg.render.registrations import registration_data, render_registration
 from hookmsg.render.xcsh_module import fill_tokens as fill_module_tokens
 
 
@@ -29,5 +30,5 @@ def install_render(
         return EXIT_OK
     data = registration_data(harness, registry, strict=strict)
     rendered = fill_tokens(data, {"PYTHON_BIN": python, "HARNESS_ROOT": root})
-    sys.stdout.write(json.dumps(rendered, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    sys.stdout.write(dump_json(rendered))
     return EXIT_OK

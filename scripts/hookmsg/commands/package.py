@@ -5,14 +5,13 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
+from hookmsg.archive import archive_name, build_archive, source_date_epoch
+from hookmsg.check_cache import Entries, entries
 from hookmsg.commands.build import build
 from hookmsg.config import Project
 from hookmsg.content_version import content_version, is_dirty
 from hookmsg.errors import EXIT_OK, FindingsError, HookmsgError, WriteError
-from hookmsg.fastcheck import Entries, entries
 from hookmsg.outputs import Output, write_all
-from hookmsg.package import build_archive, source_date_epoch
-from hookmsg.project import archive_name
 from hookmsg.report import note
 from hookmsg.workspace import load_workspace
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from hookmsg.config import Project
 from hookmsg.errors import EXIT_OK, FindingsError, UsageError
-from hookmsg.render.advisory import render_advisory
+from hookmsg.render.advisory_text import render_advisory
 from hookmsg.report import emit, note
 from hookmsg.rules.advisory import check as check_advisory
 from hookmsg.workspace import load_workspace

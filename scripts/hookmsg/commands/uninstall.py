@@ -17,7 +17,8 @@ from hookmsg.installing.target import (
     remove_file,
     write_atomic,
 )
-from hookmsg.render.registrations import is_module, registration_data
+from hookmsg.registration_plan import is_module
+from hookmsg.render.registrations import registration_data
 from hookmsg.report import note
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from hookmsg.config import Project
-from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import EXIT_FINDINGS, EXIT_OK
 from hookmsg.installing import root as install_root
 from hookmsg.installing.jsonfile import JsonRefusal
@@ -20,8 +19,11 @@ from hookmsg.installing.target import (
     read_settings,
     refused,
 )
-from hookmsg.render.registrations import is_module, registration_data
+from hookmsg.registration_plan import is_module
+from hookmsg.render.registrations import registration_data
 from hookmsg.report import emit, note
+from hookmsg.rules import install as install_rules
+from hookmsg.rules.install import Finding
 
 
 def verify(
@@ -38,18 +40,22 @@ def verify(
     except JsonRefusal as error:
         raise refused(error, "verify") from None
 
-    def report(code: str, message: str, path: str = settings.display) -> int:
-        emit([Diagnostic(path, 1, 1, code, message)], "text")
+    def report(finding: Finding, message: str, path: str = settings.display) -> int:
+        emit([finding(path, 1, 1, message)], "text")
         return EXIT_FINDINGS
 
     if settings.raw is None:
-        return report("I007", "absent: the file does not exist")
+        return report(install_rules.absent, "absent: the file does not exist")
     commands = our_commands(settings.document, settings.script)
     if not commands:
-        return report("I007", f"absent: the file holds no hookmsg registration for {harness_id}")
+        return report(
+            install_rules.absent, f"absent: the file holds no hookmsg registration for {harness_id}"
+        )
     targets = {command_target(command) for command in commands}
     if len(targets) != 1 or None in targets:
-        return report("I008", "stale: the registration runs more than one install root")
+        return report(
+            install_rules.stale, "stale: the registration runs more than one install root"
+        )
     found = next(iter(targets))
     assert found is not None
     python, dispatcher = found
@@ -69,7 +75,7 @@ def verify(
         )
         which = f" ({', '.join(events)})" if events else ""
         return report(
-            "I008",
+            install_rules.stale,
             f"stale: the registration differs from what the registry generates now{which}; "
             "run `hookmsg install` again",
         )
@@ -77,7 +83,9 @@ def verify(
     if not problems and not Path(dispatcher).is_file():
         problems = [f"the dispatcher {dispatcher} is missing"]
     if problems:
-        emit([Diagnostic(root, 1, 1, "I009", problem) for problem in problems], "text")
+        emit(
+            [install_rules.install_root_broken(root, 1, 1, problem) for problem in problems], "text"
+        )
         return EXIT_FINDINGS
     note(f"{settings.display}: hookmsg registration present and current")
     note(f"install root {root}: complete")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hookmsg.diagnostics import Diagnostic
+from hookmsg.rules import install as install_rules
 
 # JSON tokens: strings, numbers, literals and punctuation (whitespace is skipped).
 _TOKEN = re.compile(
@@ -72,7 +73,7 @@ def _pairs(display: str, text: str) -> Any:
                 offset = text.find(json.dumps(key, ensure_ascii=False))
                 line, col = _position(text, max(offset, 0))
                 raise JsonRefusal(
-                    Diagnostic(display, line, col, "I003", f"key {key!r} appears twice")
+                    install_rules.not_json(display, line, col, f"key {key!r} appears twice")
                 )
             result[key] = value
         return result
@@ -82,7 +83,7 @@ def _pairs(display: str, text: str) -> Any:
 
 def _constant(display: str) -> Any:
     def refuse(name: str) -> Any:
-        raise JsonRefusal(Diagnostic(display, 1, 1, "I003", f"{name} is not JSON"))
+        raise JsonRefusal(install_rules.not_json(display, 1, 1, f"{name} is not JSON"))
 
     return refuse
 
@@ -134,7 +135,7 @@ def _check_values(value: Any, display: str, text: str) -> None:
             _check_values(item, display, text)
     if problem is not None:
         line, col = _position(text, max(text.find(needle), 0))
-        raise JsonRefusal(Diagnostic(display, line, col, "I004", problem))
+        raise JsonRefusal(install_rules.not_written_back_exactly(display, line, col, problem))
 
 
 def load(display: str, raw: bytes) -> tuple[Any, Layout]:
@@ -143,7 +144,7 @@ def load(display: str, raw: bytes) -> tuple[Any, Layout]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise JsonRefusal(
-            Diagnostic(display, 1, 1, "I003", f"not UTF-8 (byte {error.start})")
+            install_rules.not_json(display, 1, 1, f"not UTF-8 (byte {error.start})")
         ) from None
     try:
         data = json.loads(
@@ -151,10 +152,12 @@ def load(display: str, raw: bytes) -> tuple[Any, Layout]:
         )
     except json.JSONDecodeError as error:
         raise JsonRefusal(
-            Diagnostic(display, error.lineno, error.colno, "I003", f"not valid JSON: {error.msg}")
+            install_rules.not_json(
+                display, error.lineno, error.colno, f"not valid JSON: {error.msg}"
+            )
         ) from None
     except RecursionError:
-        raise JsonRefusal(Diagnostic(display, 1, 1, "I003", "nested too deeply")) from None
+        raise JsonRefusal(install_rules.not_json(display, 1, 1, "nested too deeply")) from None
     _check_values(data, display, text)
     layout = _layout(text)
     original = _tokens(text)
@@ -176,16 +179,17 @@ def load(display: str, raw: bytes) -> tuple[Any, Layout]:
             shown = token if len(token) <= 40 else token[:37] + "..."
             again = rewritten[index] if index < len(rewritten) else "nothing"
             raise JsonRefusal(
-                Diagnostic(
+                install_rules.not_written_back_exactly(
                     display,
                     line,
                     col,
-                    "I004",
                     f"{shown} would be written back as {again[:40]}; the file is left untouched",
                 )
             )
     raise JsonRefusal(
-        Diagnostic(display, 1, 1, "I004", "the file would not be written back exactly")
+        install_rules.not_written_back_exactly(
+            display, 1, 1, "the file would not be written back exactly"
+        )
     )
 
 

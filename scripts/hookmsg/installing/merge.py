@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from hookmsg.diagnostics import Diagnostic
 from hookmsg.installing.jsonfile import JsonRefusal
-from hookmsg.render.registrations import BOOT, command_strings, runs_through_boot
+from hookmsg.registration_plan import BOOT, command_strings, runs_through_boot
+from hookmsg.rules import install as install_rules
 
 # `events`: "hooks" maps an event to a list of items; `list`: "hooks" is a list of items.
 Container = Literal["events", "list"]
@@ -52,7 +52,7 @@ def is_ours(item: Any, script: str) -> bool:
 
 
 def _refuse(display: str, message: str) -> JsonRefusal:
-    return JsonRefusal(Diagnostic(display, 1, 1, "I005", message))
+    return JsonRefusal(install_rules.unmergeable_shape(display, 1, 1, message))
 
 
 def check_shape(

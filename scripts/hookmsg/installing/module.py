@@ -15,13 +15,14 @@ import re
 from pathlib import Path
 
 from hookmsg.catalogue import Harness, HookRegistry
-from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from hookmsg.installing import root as install_root
 from hookmsg.installing.jsonfile import JsonRefusal
 from hookmsg.installing.target import put_in_place, refused, remove_file
 from hookmsg.render.xcsh_module import fill_tokens, render_xcsh_module
 from hookmsg.report import emit, note
+from hookmsg.rules import install as install_rules
+from hookmsg.rules.install import Finding
 
 USER_FILE = ".xcsh/agent/extensions/hookmsg.js"
 # The module's first line (the template's): a file that does not start with it is not ours.
@@ -70,7 +71,9 @@ def _current(path: Path) -> bytes | None:
     display = str(path)
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise JsonRefusal(
-            Diagnostic(display, 1, 1, "I005", "is not a regular file (a link or a folder)")
+            install_rules.unmergeable_shape(
+                display, 1, 1, "is not a regular file (a link or a folder)"
+            )
         )
     try:
         data = path.read_bytes()
@@ -78,11 +81,13 @@ def _current(path: Path) -> bytes | None:
         return None
     except OSError as error:
         raise JsonRefusal(
-            Diagnostic(display, 1, 1, "I003", f"cannot be read: {error.strerror}")
+            install_rules.not_json(display, 1, 1, f"cannot be read: {error.strerror}")
         ) from None
     if not data.startswith(MARKER):
         raise JsonRefusal(
-            Diagnostic(display, 1, 1, "I005", "is not hookmsg's module; it is left as it is")
+            install_rules.unmergeable_shape(
+                display, 1, 1, "is not hookmsg's module; it is left as it is"
+            )
         )
     return data
 
@@ -111,8 +116,8 @@ def install_module(
 
 
 def verify_module(harness: Harness, registry: HookRegistry, path: Path) -> int:
-    def report(code: str, message: str, where: str = str(path)) -> int:
-        emit([Diagnostic(where, 1, 1, code, message)], "text")
+    def report(finding: Finding, message: str, where: str = str(path)) -> int:
+        emit([finding(where, 1, 1, message)], "text")
         return EXIT_FINDINGS
 
     try:
@@ -120,14 +125,16 @@ def verify_module(harness: Harness, registry: HookRegistry, path: Path) -> int:
     except JsonRefusal as error:
         raise refused(error, "verify") from None
     if data is None:
-        return report("I007", "absent: the file does not exist")
+        return report(install_rules.absent, "absent: the file does not exist")
     target = installed_target(data)
     if target is None:
-        return report("I008", "stale: the module names no interpreter and install root")
+        return report(
+            install_rules.stale, "stale: the module names no interpreter and install root"
+        )
     python, root = target
     if data != expected_module(harness, registry, python, root):
         return report(
-            "I008",
+            install_rules.stale,
             "stale: the module differs from what the registry generates now; "
             "run `hookmsg install` again",
         )
@@ -135,7 +142,9 @@ def verify_module(harness: Harness, registry: HookRegistry, path: Path) -> int:
     if not problems and not (Path(root) / registry.dispatcher.script).is_file():
         problems = [f"the dispatcher {root}/{registry.dispatcher.script} is missing"]
     if problems:
-        emit([Diagnostic(root, 1, 1, "I009", problem) for problem in problems], "text")
+        emit(
+            [install_rules.install_root_broken(root, 1, 1, problem) for problem in problems], "text"
+        )
         return EXIT_FINDINGS
     note(f"{path}: hookmsg module present and current")
     note(f"install root {root}: complete")

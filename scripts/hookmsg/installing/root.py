@@ -18,9 +18,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from hookmsg import __version__
-from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import WriteError
 from hookmsg.installing.jsonfile import JsonRefusal
+from hookmsg.jsonout import dump_json
+from hookmsg.rules import install as install_rules
 
 MANIFEST = "manifest.json"
 CACHE = "__pycache__"  # Python writes bytecode next to the dispatcher package; not ours to list
@@ -36,7 +37,7 @@ def manifest_bytes(files: Mapping[str, bytes]) -> bytes:
         ],
         "version": __version__,
     }
-    return (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
+    return dump_json(manifest, ascii=True).encode()
 
 
 def with_manifest(files: Mapping[str, bytes]) -> dict[str, bytes]:
@@ -106,7 +107,7 @@ def check_replaceable(root: Path) -> None:
     holding nothing but the files its manifest lists (and bytecode caches)."""
 
     def refuse(message: str) -> JsonRefusal:
-        return JsonRefusal(Diagnostic(str(root), 1, 1, "I006", message))
+        return JsonRefusal(install_rules.not_an_install_root(str(root), 1, 1, message))
 
     if root.is_symlink():
         raise refuse("the install root is a symbolic link; give the folder it points to")

@@ -16,12 +16,12 @@ from typing import Any
 from hookmsg import __version__
 from hookmsg.catalogue import Harness, HookRegistry
 from hookmsg.config import Project
-from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import FindingsError, UsageError, WriteError
 from hookmsg.installing.jsonfile import DEFAULT_LAYOUT, JsonRefusal, Layout, dump, load, rewrite
 from hookmsg.installing.merge import CONTAINERS, Container, check_shape
 from hookmsg.installing.pathsafety import refuse_unsafe_path
 from hookmsg.report import emit, note
+from hookmsg.rules import install as install_rules
 from hookmsg.workspace import Workspace, load_workspace, validate_workspace
 
 
@@ -131,7 +131,9 @@ def read_settings(harness: Harness, registry: HookRegistry, project: str) -> Set
     container = CONTAINERS[registration.format]
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise JsonRefusal(
-            Diagnostic(display, 1, 1, "I005", "is not a regular file (a link or a folder)")
+            install_rules.unmergeable_shape(
+                display, 1, 1, "is not a regular file (a link or a folder)"
+            )
         )
     try:
         raw: bytes | None = path.read_bytes()
@@ -139,7 +141,7 @@ def read_settings(harness: Harness, registry: HookRegistry, project: str) -> Set
         raw = None
     except OSError as error:
         raise JsonRefusal(
-            Diagnostic(display, 1, 1, "I003", f"cannot be read: {error.strerror}")
+            install_rules.not_json(display, 1, 1, f"cannot be read: {error.strerror}")
         ) from None
     if raw is None:
         return Settings(harness, registry, path, display, container, None, {}, DEFAULT_LAYOUT)

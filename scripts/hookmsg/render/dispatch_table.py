@@ -13,10 +13,10 @@ import tomllib
 from typing import Any
 
 from hookmsg.catalogue import Harness
-from hookmsg.render.jsonout import dump_json
-from hookmsg.rules.advisory import scan_template
+from hookmsg.jsonout import dump_json
+from hookmsg.loaded import LoadedProject
+from hookmsg.template import scan_template
 from hookmsg.vocabulary import EVENTS
-from hookmsg.workspace import Workspace
 
 GUARDS_FILE = "guards.toml"
 TABLE_VERSION = 1
@@ -41,36 +41,34 @@ def contract_data(harness: Harness) -> dict[str, Any]:
     }
 
 
-def guard_conditions(workspace: Workspace) -> dict[str, Any]:
+def guard_conditions(loaded: LoadedProject) -> dict[str, Any]:
     """The tables of `catalog/guards.toml` (each message's detector and its data), verbatim.
 
     Read raw: the file is validated by `hookmsg validate`, not here. Absent: no conditions.
     """
-    path = workspace.project.catalog_file(GUARDS_FILE)
+    path = loaded.project.catalog_file(GUARDS_FILE)
     if not path.is_file():
         return {}
     try:
         with path.open("rb") as handle:
             data = tomllib.load(handle)
     except (OSError, tomllib.TOMLDecodeError) as error:
-        raise ValueError(f"{workspace.project.relative(path)} cannot be read: {error}") from None
+        raise ValueError(f"{loaded.project.relative(path)} cannot be read: {error}") from None
     nested = data.get("guards")
     source: dict[str, Any] = nested if isinstance(nested, dict) else data
     return {name: table for name, table in source.items() if isinstance(table, dict)}
 
 
-def dispatch_table_data(workspace: Workspace) -> dict[str, Any]:
-    registry = workspace.catalogue.registry
-    harnesses = workspace.catalogue.harnesses
-    if registry is None or harnesses is None:
-        raise ValueError("the registry or the harness catalogue did not load")
+def dispatch_table_data(loaded: LoadedProject) -> dict[str, Any]:
+    registry = loaded.catalogue.registry
+    harnesses = loaded.catalogue.harnesses
     contracts: dict[str, Any] = {}
     for harness in harnesses.harnesses:
         if harness.contract is not None and harness.contract_id not in contracts:
             contracts[harness.contract_id] = contract_data(harness)
-    conditions = guard_conditions(workspace)
+    conditions = guard_conditions(loaded)
     messages: dict[str, Any] = {}
-    for name, message in sorted(workspace.all_messages().items()):
+    for name, message in sorted(loaded.all_messages().items()):
         is_guard = name in registry.guards
         advisory = message.advisory[0] if is_guard and message.advisory is not None else None
         placeholders = (
@@ -85,7 +83,7 @@ def dispatch_table_data(workspace: Workspace) -> dict[str, Any]:
             "placeholders": placeholders,
         }
     return {
-        "cap": workspace.project.settings.delivered_cap,
+        "cap": loaded.project.settings.delivered_cap,
         "conditions": conditions,
         "contracts": contracts,
         "events": list(EVENTS),
@@ -94,5 +92,5 @@ def dispatch_table_data(workspace: Workspace) -> dict[str, Any]:
     }
 
 
-def render_dispatch_table(workspace: Workspace) -> str:
-    return dump_json(dispatch_table_data(workspace))
+def render_dispatch_table(loaded: LoadedProject) -> str:
+    return dump_json(dispatch_table_data(loaded))

@@ -5,34 +5,32 @@ from __future__ import annotations
 from typing import Any
 
 from hookmsg.delivery import why_not_delivered
-from hookmsg.render.jsonout import dump_json
+from hookmsg.jsonout import dump_json
+from hookmsg.loaded import SKILL_INDEX, LoadedProject
 from hookmsg.render.templates import render
-from hookmsg.rules.advisory import scan_template
+from hookmsg.template import scan_template
 from hookmsg.vocabulary import EVENTS, EVERY, TOOL_EVENTS
-from hookmsg.workspace import SKILL_INDEX, Workspace
 
 
-def _kind(workspace: Workspace, name: str) -> str:
-    registry = workspace.catalogue.registry
+def _kind(loaded: LoadedProject, name: str) -> str:
+    registry = loaded.catalogue.registry
     if name == SKILL_INDEX:
         return "generated"
-    return "guard" if registry is not None and name in registry.guards else "context"
+    return "guard" if name in registry.guards else "context"
 
 
-def inventory_data(workspace: Workspace) -> dict[str, Any]:
-    registry = workspace.catalogue.registry
-    harnesses = workspace.catalogue.harnesses.harnesses if workspace.catalogue.harnesses else []
-    cap = workspace.project.settings.delivered_cap
-    from hookmsg.render.registrations import registered_messages
+def inventory_data(loaded: LoadedProject) -> dict[str, Any]:
+    registry = loaded.catalogue.registry
+    harnesses = loaded.catalogue.harnesses.harnesses
+    cap = loaded.project.settings.delivered_cap
+    from hookmsg.registration_plan import registered_messages
 
     surfaces = {
-        h.id: registered_messages(h, registry)
-        for h in harnesses
-        if h.registration is not None and registry is not None
+        h.id: registered_messages(h, registry) for h in harnesses if h.registration is not None
     }
     rows = []
-    for name, message in sorted(workspace.all_messages().items()):
-        loaded_by = registry.loaded_by(name) if registry is not None else []
+    for name, message in sorted(loaded.all_messages().items()):
+        loaded_by = registry.loaded_by(name)
         delivered, missed = [], []
         for harness in harnesses:
             reasons = [why_not_delivered(harness, event, matcher) for event, matcher in loaded_by]
@@ -48,9 +46,9 @@ def inventory_data(workspace: Workspace) -> dict[str, Any]:
             {
                 "name": name,
                 "file": message.display,
-                "kind": _kind(workspace, name),
+                "kind": _kind(loaded, name),
                 "loaded_by": [{"event": e, "matcher": m} for e, m in loaded_by],
-                "unwired": registry.unwired.get(name) if registry is not None else None,
+                "unwired": registry.unwired.get(name),
                 "delivered_by": delivered,
                 "registered_on": [hid for hid, names in surfaces.items() if name in names],
                 "not_delivered_by": missed,
@@ -59,9 +57,9 @@ def inventory_data(workspace: Workspace) -> dict[str, Any]:
                 "description": message.title or "",
             }
         )
-    used = {e for h in harnesses for e in [*h.events, *h.deny_events]} | (
-        {entry.event for entry in registry.dispatch} if registry is not None else set()
-    )
+    used = {e for h in harnesses for e in [*h.events, *h.deny_events]} | {
+        entry.event for entry in registry.dispatch
+    }
     return {
         "cap": cap,
         "events": [event for event in EVENTS if event in used],
@@ -77,16 +75,14 @@ def inventory_data(workspace: Workspace) -> dict[str, Any]:
             for h in harnesses
         ],
         "messages": rows,
-        "skills": skill_rows(workspace),
+        "skills": skill_rows(loaded),
     }
 
 
-def skill_rows(workspace: Workspace) -> list[dict[str, Any]]:
+def skill_rows(loaded: LoadedProject) -> list[dict[str, Any]]:
     """Every skill and command the catalogue knows, with the file that defines it."""
-    entries = workspace.catalogue.entries
-    skills = workspace.catalogue.skills
-    if entries is None or skills is None:
-        return []
+    entries = loaded.catalogue.entries
+    skills = loaded.catalogue.skills
     rows = [
         {
             "name": entry.name,
@@ -114,24 +110,24 @@ def _loaded(event: str, matcher: str) -> str:
     return event if matcher == EVERY and event not in TOOL_EVENTS else f"{event} {matcher}"
 
 
-def render_inventory_json(workspace: Workspace) -> str:
-    return dump_json(inventory_data(workspace))
+def render_inventory_json(loaded: LoadedProject) -> str:
+    return dump_json(inventory_data(loaded))
 
 
-def render_inventory_markdown(workspace: Workspace) -> str:
-    data = inventory_data(workspace)
+def render_inventory_markdown(loaded: LoadedProject) -> str:
+    data = inventory_data(loaded)
     cap = data["cap"]
     rows = []
     gaps = []
     for row in data["messages"]:
-        loaded = [_loaded(item["event"], item["matcher"]) for item in row["loaded_by"]]
+        loaders = [_loaded(item["event"], item["matcher"]) for item in row["loaded_by"]]
         if row["unwired"]:
-            loaded.append(f"unwired: {row['unwired']}")
+            loaders.append(f"unwired: {row['unwired']}")
         rows.append(
             [
                 f"`{row['name']}`",
                 row["kind"],
-                cell("; ".join(loaded)),
+                cell("; ".join(loaders)),
                 cell(", ".join(row["delivered_by"])),
                 cell(", ".join(row["registered_on"])),
                 f"{row['size']:,} / {cap:,}",
@@ -183,7 +179,7 @@ def render_inventory_markdown(workspace: Workspace) -> str:
     ]
     return render(
         "hook-message-inventory.md.j2",
-        licence_line=workspace.project.settings.licence_line,
+        licence_line=loaded.project.settings.licence_line,
         rows=rows,
         gaps=gaps,
         events=data["events"],

@@ -3,33 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from hookmsg.catalogue import SkillCatalogue
 from hookmsg.config import Project
+from hookmsg.loaded import SkillIndex
 from hookmsg.message import parse_text
 from hookmsg.render.templates import render
 from hookmsg.skill_sources import Entry
-
-
-@dataclass(frozen=True)
-class SkillIndex:
-    """The plugin-form file text, and the delivered sizes of both install forms."""
-
-    text: str
-    engine_text: str
-    plugin_size: int
-    engine_size: int
-    group_lines: tuple[tuple[str, str], ...]
-    prefix: str
-
-    def largest_groups(self, count: int, *, engine: bool = False) -> list[tuple[str, int]]:
-        """The largest group lines, in characters, of the plugin (or engine) form."""
-        sizes = [
-            (title, len(line.replace(self.prefix, "/") if engine else line))
-            for title, line in self.group_lines
-        ]
-        return sorted(sizes, key=lambda item: (-item[1], item[0]))[:count]
 
 
 def _delivered_size(text: str, licence_line: str) -> int:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import hashlib
 
+from hookmsg.loaded import LoadedProject
 from hookmsg.render.inventory import cell
 from hookmsg.render.templates import render
 from hookmsg.vocabulary import EVENTS, EVERY, TOOL_EVENTS
-from hookmsg.workspace import Workspace
 
 
 def node_id(kind: str, *parts: str) -> str:
@@ -25,31 +25,30 @@ def label(text: str) -> str:
     return '"' + "".join(_LABEL_ENTITIES.get(c, c) for c in flat) + '"'
 
 
-def render_wiring(workspace: Workspace) -> str:
-    registry = workspace.catalogue.registry
-    harnesses = workspace.catalogue.harnesses.harnesses if workspace.catalogue.harnesses else []
+def render_wiring(loaded: LoadedProject) -> str:
+    registry = loaded.catalogue.registry
+    harnesses = loaded.catalogue.harnesses.harnesses
     wiring: list[str] = []
-    if registry is not None:
-        used = {entry.event for entry in registry.dispatch}
-        for event in (event for event in EVENTS if event in used):
-            wiring.append(f"  {node_id('event', event)}([{label(event)}])")
-        for entry in registry.dispatch:
-            event, matcher = entry.key
-            source = node_id("event", event)
-            if matcher != EVERY or event in TOOL_EVENTS:
-                # A matcher gets its own node; an event without one loads messages directly.
-                text = "every tool" if matcher == EVERY else matcher
-                matcher_node = node_id("matcher", event, matcher)
-                wiring.append(f"  {source} --> {matcher_node}{{{{{label(text)}}}}}")
-                source = matcher_node
-            for name in entry.messages:
-                wiring.append(f"  {source} --> {node_id('message', name)}[{label(name)}]")
-        for name in sorted(registry.unwired):
-            target = f"{node_id('message', name)}[{label(name)}]"
-            wiring.append(f"  unwired([{label('unwired on purpose')}]) -.-> {target}")
+    used = {entry.event for entry in registry.dispatch}
+    for event in (event for event in EVENTS if event in used):
+        wiring.append(f"  {node_id('event', event)}([{label(event)}])")
+    for entry in registry.dispatch:
+        event, matcher = entry.key
+        source = node_id("event", event)
+        if matcher != EVERY or event in TOOL_EVENTS:
+            # A matcher gets its own node; an event without one loads messages directly.
+            text = "every tool" if matcher == EVERY else matcher
+            matcher_node = node_id("matcher", event, matcher)
+            wiring.append(f"  {source} --> {matcher_node}{{{{{label(text)}}}}}")
+            source = matcher_node
+        for name in entry.messages:
+            wiring.append(f"  {source} --> {node_id('message', name)}[{label(name)}]")
+    for name in sorted(registry.unwired):
+        target = f"{node_id('message', name)}[{label(name)}]"
+        wiring.append(f"  unwired([{label('unwired on purpose')}]) -.-> {target}")
     cross = [
         f"  {node_id('message', a)} <-.-> {node_id('message', b)}"
-        for a, b in workspace.cross_bindings()
+        for a, b in loaded.cross_bindings()
     ]
     delivery = [
         f"  {node_id('event', event)}([{label(event)}])"
@@ -69,11 +68,11 @@ def render_wiring(workspace: Workspace) -> str:
             # Reaches the model only as a refusal: registered by `install --strict` alone.
             text = f"{spelling}: deny only" if spelling != event else "deny only"
             delivery.append(f"  {source} -.->|{label(text)}| {node_id('event', event)}")
-    from hookmsg.render.registrations import entries_for
+    from hookmsg.registration_plan import entries_for
 
     registrations = []
     for harness in harnesses:
-        if harness.registration is None or registry is None:
+        if harness.registration is None:
             continue
         events = sorted({entry.spelled for entry in entries_for(harness, registry)})
         registrations.append(
@@ -90,7 +89,7 @@ def render_wiring(workspace: Workspace) -> str:
     return render(
         "hook-wiring.md.j2",
         registrations=registrations,
-        licence_line=workspace.project.settings.licence_line,
+        licence_line=loaded.project.settings.licence_line,
         wiring=wiring,
         cross=cross,
         delivery=delivery,

@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from hookmsg.catalogue import Harness, HookRegistry
-from hookmsg.render.registrations import BOOT, entries_for
+from hookmsg.registration_plan import BOOT, entries_for
 from hookmsg.render.templates import render
 from hookmsg.vocabulary import TOOL_EVENTS
 from hookmsg.xcsh import CHANNELS

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from hookmsg.diagnostics import Diagnostic
-from hookmsg.message import Binding, CodeSpan, Message
+from hookmsg.message import Binding, CodeSpan, Message, is_repository_path
 from hookmsg.paths import real, real_inside
 from hookmsg.rules.context import MessageContext
 from hookmsg.spans import blank_code, blank_comments
@@ -20,20 +20,11 @@ from hookmsg.vocabulary import (
 )
 
 _ASCII_ARROW = re.compile(r"<->|->|<-|=>|<=")
-_PATH_CHARS = re.compile(r"^[A-Za-z0-9_.\-/~]+$")
-_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
 _PLACEHOLDER_WORDS = re.compile(r"\b(TBD|TODO|TBA|FIXME)\b")
 
 
 def _label(direction: str) -> str:
     return f"{direction} {DIRECTION_GLYPH[direction]}"
-
-
-def is_repository_path(text: str) -> bool:
-    """Does a code span name a file? (`catalog/hooks.toml` yes; `Edit|Write` or `2.4` no.)"""
-    if not _PATH_CHARS.match(text) or text.strip("./") == "":
-        return False
-    return "/" in text or bool(_EXTENSION.search(text))
 
 
 def _check_entry(message: Message, binding: Binding) -> list[Diagnostic]:

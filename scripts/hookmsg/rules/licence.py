@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from hookmsg.codes import Code
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.message import LICENCE_LIKE, Message
 from hookmsg.rules.context import MessageContext
@@ -21,7 +22,7 @@ def check(message: Message, context: MessageContext) -> list[Diagnostic]:
     path = message.display
     expected = context.licence_line
 
-    def report(line: int, col: int, code: str, text: str) -> None:
+    def report(line: int, col: int, code: Code, text: str) -> None:
         found.append(Diagnostic(path, line, col, code, text))
 
     if message.had_bom:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
-import json
 import os
 import subprocess
 import tarfile
@@ -18,6 +17,7 @@ from pathlib import Path
 
 from hookmsg import __version__
 from hookmsg.errors import UsageError
+from hookmsg.jsonout import dump_json
 
 MANIFEST = "manifest.json"
 
@@ -60,7 +60,7 @@ def build_archive(files: Mapping[str, bytes], epoch: int) -> bytes:
     }
     entries = {
         **files,
-        MANIFEST: (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode(),
+        MANIFEST: dump_json(manifest, ascii=True).encode(),
     }
     folders = sorted({parent.as_posix() for p in entries for parent in Path(p).parents} - {"."})
     buffer = io.BytesIO()
@@ -84,3 +84,8 @@ def build_archive(files: Mapping[str, bytes], epoch: int) -> bytes:
                 info.size = len(data)
                 tar.addfile(info, io.BytesIO(data))
     return buffer.getvalue()
+
+
+def archive_name(version: str) -> str:
+    """The release archive's file name, inside `dist/`, for a content version."""
+    return f"hookmsg-assets-{version}.tar.gz"

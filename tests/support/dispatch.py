@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conftest import REPO, copy_repository
 from hookmsg.cli import run
+from tests.support.repository import REPO, copy_repository
 
 PAYLOADS = REPO / "tests" / "fixtures" / "payloads"
 BOOT = (

@@ -1,10 +1,14 @@
-"""Registry rules: R001-R008, the links between `catalog/hooks.toml` and the messages."""
+"""Wiring rules: R001-R008, the links between the hook registry and the message files.
+
+The hook registry is `catalog/hooks.toml`; this module checks what it wires.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
 from hookmsg.catalogue import HookRegistry
+from hookmsg.codes import Code
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.tomlpos import locate
 from hookmsg.vocabulary import EVENTS, TOOL_EVENTS
@@ -25,7 +29,11 @@ def check(
     found: list[Diagnostic] = []
 
     def at(
-        loc: tuple[str | int, ...], code: str, message: str, needle: str | None = None, nth: int = 1
+        loc: tuple[str | int, ...],
+        code: Code,
+        message: str,
+        needle: str | None = None,
+        nth: int = 1,
     ) -> None:
         found.append(Diagnostic(display, locate(text, loc, needle, nth), 1, code, message))
 

@@ -8,11 +8,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from hookmsg.guarddata import load_guards
+from hookmsg.loading import load_guards
 from hookmsg_dispatch.call import Call, FileChange
 from hookmsg_dispatch.guards import evaluate
+from tests.support.repository import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 INSTALL_ROOT = "/nonexistent/hookmsg-install-root"
 
 

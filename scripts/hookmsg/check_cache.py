@@ -28,8 +28,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from hookmsg import __version__
+from hookmsg.declared import CATALOG_FILES
+from hookmsg.defaults import PYPROJECT
 from hookmsg.errors import HookmsgError
-from hookmsg.project import CATALOG_FILES, PYPROJECT
 from hookmsg.settings import checked_settings
 from hookmsg.sourcefiles import sourced_files
 

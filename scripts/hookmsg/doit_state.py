@@ -1,0 +1,148 @@
+"""doit's state file, as `dodo.py` opens it before doit does.
+
+A damaged state file must cost a rebuild, not a crash, so one that sqlite rejects is
+removed. The same file keeps, in a table of its own beside doit's, what `dodo.py`
+derived from the configuration and catalogue files (`file_memo`), so a no-op `doit`
+need not parse them again; losing it costs only that parse. Standard library only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import stat
+import time
+from pathlib import Path
+from typing import Any
+
+from hookmsg.file_memo import SETTLE_NS, stamp_of
+from hookmsg.rules.settings import unusable_state_file
+
+MEMO_TABLE = "hookmsg_memo"
+
+
+def _problem(path: Path) -> str | None:
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return f"cannot be read: {error.strerror or error}"
+    return None if stat.S_ISREG(info.st_mode) else "is not a regular file"
+
+
+def open_state(path: Path) -> tuple[dict[str, Any], str | None]:
+    """The remembered values in the state file, and a note if it had to be removed.
+
+    Raises ConfigError (K003) when the state file is not a regular file, or is damaged
+    and cannot be removed.
+    """
+    import sqlite3
+
+    problem = _problem(path)
+    if problem is not None:
+        raise unusable_state_file(path, f"{problem}; remove it (losing it only costs a rebuild)")
+    if not path.exists():
+        return {}, None
+    try:
+        with contextlib.closing(sqlite3.connect(path, timeout=1)) as db:
+            if db.execute("PRAGMA quick_check").fetchone() != ("ok",):
+                raise sqlite3.DatabaseError("quick_check failed")
+            return _memo_rows(db), None
+    except sqlite3.OperationalError:
+        return {}, None  # locked by a concurrent run, say: derive everything afresh
+    except sqlite3.DatabaseError:
+        try:
+            path.unlink(missing_ok=True)
+        except OSError as error:
+            raise unusable_state_file(
+                path, f"is unreadable and cannot be removed: {error}"
+            ) from None
+        return {}, f"doit state {path.name} was unreadable and was removed; rebuilding"
+
+
+def _memo_rows(db: Any) -> dict[str, Any]:
+    found = db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?", (MEMO_TABLE,)
+    ).fetchone()
+    if found is None:
+        return {}
+    rows: dict[str, Any] = {}
+    for key, value in db.execute(f"SELECT key, value FROM {MEMO_TABLE}"):
+        with contextlib.suppress(TypeError, ValueError, RecursionError):
+            rows[str(key)] = json.loads(value)
+    return rows
+
+
+def remember(path: Path, fresh: dict[str, Any]) -> None:
+    """Store what this run derived; a state file that cannot take it is left as it is."""
+    if not fresh:
+        return
+    import sqlite3
+
+    try:
+        with contextlib.closing(sqlite3.connect(path, timeout=1)) as db, db:
+            db.execute(
+                f"CREATE TABLE IF NOT EXISTS {MEMO_TABLE} (key TEXT PRIMARY KEY, value TEXT)"
+            )
+            db.executemany(
+                f"INSERT OR REPLACE INTO {MEMO_TABLE} (key, value) VALUES (?, ?)",
+                [(key, json.dumps(value, sort_keys=True)) for key, value in sorted(fresh.items())],
+            )
+    except (sqlite3.Error, OSError):
+        pass  # read-only tree, a locked or vanished file: next run derives them again
+
+
+class StampChecker:
+    """doit's test of a file dependency: the whole stat, then the content.
+
+    doit's own checker trusts an unchanged modification time, so an edit that puts the
+    old mtime back (`touch -r`, `cp -p`, `os.utime`) goes unnoticed. This one keys on
+    the stat that `file_memo.stamp` takes, change time and inode included, trusts it
+    only for a file that had settled when it was recorded, and otherwise compares a
+    content hash. doit calls it by these four names; it needs nothing from doit.
+    """
+
+    CheckerError = OSError
+
+    def exists(self, file_path: str) -> bool:
+        return os.path.exists(file_path)  # noqa: PTH110 (doit passes strings)
+
+    def info(self, file_path: str) -> os.stat_result:
+        return os.stat(file_path)  # noqa: PTH116
+
+    def check_modified(self, file_path: str, file_stat: os.stat_result, state: Any) -> bool:
+        recorded = _recorded(state)
+        if recorded is None:
+            return True
+        known, digest, at = recorded
+        if stamp_of(file_stat) == known and known[2] <= at - SETTLE_NS:
+            return False
+        return _digest(file_path) != digest
+
+    def get_state(self, dep: str, current_state: Any) -> list[Any] | None:
+        now = time.time_ns()
+        known = stamp_of(os.stat(dep))  # noqa: PTH116
+        recorded = _recorded(current_state)
+        if recorded is not None and recorded[0] == known and known[2] <= recorded[2] - SETTLE_NS:
+            return None  # unchanged, and proven so when it was recorded
+        return [known, _digest(dep), now]
+
+
+def _recorded(state: Any) -> tuple[list[int], str, int] | None:
+    """A state this checker wrote, or None (doit's own, or damaged)."""
+    if not isinstance(state, list) or len(state) != 3:
+        return None
+    known, digest, at = state
+    if not (isinstance(known, list) and len(known) == 6 and all(type(n) is int for n in known)):
+        return None
+    if not isinstance(digest, str) or type(at) is not int:
+        return None
+    return known, digest, at
+
+
+def _digest(path: str) -> str:
+    with open(path, "rb") as handle:  # noqa: PTH123
+        return hashlib.file_digest(handle, "sha256").hexdigest()

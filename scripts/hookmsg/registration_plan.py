@@ -1,0 +1,127 @@
+"""What each harness registers: its dispatcher entries, tokens and bootstrap, as data.
+
+Part of the model: the renderer (`render/registrations.py`) writes these entries in each
+harness's format, the contract rules (`rules/contract.py`) check them, and the installer
+recognises our commands by the bootstrap.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from hookmsg.catalogue import Harness, HookRegistry
+from hookmsg.delivery import why_not_delivered
+from hookmsg.vocabulary import EVERY, TOOL_EVENTS
+
+INSTALL_TOKENS = ("PYTHON_BIN", "HARNESS_ROOT")
+# No `$`, backtick, double quote or backslash: safe inside double quotes in sh and PowerShell.
+BOOT = (
+    "import os,sys,runpy;f=sys.argv[1];del sys.argv[0];"
+    "os.path.isfile(f) and runpy.run_path(f,run_name='__main__')"
+)
+INTERPRETER_FLAGS = ("-I", "-S", "-c", BOOT)
+PLUGIN_ROOT = "CLAUDE_PLUGIN_ROOT"  # Claude Code substitutes it when it runs the hook
+TOKEN = re.compile(r"\$\{([^}]*)\}")
+DEFAULT_TIMEOUT = 30
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One dispatcher entry in one harness's registration."""
+
+    event: str  # the registry's spelling
+    spelled: str  # the harness's spelling
+    matcher: str | None  # in the harness's terms; None: no matcher at all
+    messages: tuple[str, ...]
+    timeout: int  # in the harness's unit
+
+
+def allowed_tokens(harness: Harness) -> frozenset[str]:
+    """The `${...}` tokens that may stay unrendered in this harness's file."""
+    registration = harness.registration
+    if registration is not None and registration.format == "claude-plugin":
+        return frozenset({PLUGIN_ROOT})
+    return frozenset(INSTALL_TOKENS)
+
+
+def _matcher(harness: Harness, event: str, key: str) -> str | None:
+    registration = harness.registration
+    kind = registration.format if registration is not None else ""
+    if key == EVERY:
+        # Devin takes no matcher, and an omitted handler matcher matches every tool in
+        # Copilot and Cursor; elsewhere `*` is spelled out only where a matcher applies.
+        if not harness.matchers or event not in TOOL_EVENTS or kind in ("copilot", "cursor"):
+            return None
+        return ".*" if kind == "qwen" else "*"
+    if event not in TOOL_EVENTS:
+        # A SessionStart source such as `compact`; Qwen reads matchers as regexes.
+        return f"^{key}$" if kind == "qwen" else key
+    names = [harness.tools[tool] for tool in key.split("|") if tool in harness.tools]
+    if kind == "qwen":
+        # Qwen matches regexes against runtime tool ids; anchor them.
+        return f"^{names[0]}$" if len(names) == 1 else "^(?:" + "|".join(names) + ")$"
+    return "|".join(names)
+
+
+def entries_for(harness: Harness, registry: HookRegistry, *, strict: bool = False) -> list[Entry]:
+    """The dispatcher entries of `harness`, in registry order.
+
+    `strict`: also the events whose output reaches the model only as a refusal.
+    """
+    registration = harness.registration
+    if registration is None:
+        return []
+    scale = 1000 if registration.timeout_unit == "ms" else 1
+    fold = registration.fold
+    entries = []
+    for entry in registry.dispatch:
+        event, key = entry.key
+        if why_not_delivered(harness, event, entry.matcher, strict=strict) is not None:
+            continue
+        if fold is not None and event in TOOL_EVENTS and key == fold.messages_from:
+            matcher: str | None = fold.matcher  # the folded entries' matcher
+        else:
+            matcher = _matcher(harness, event, key)
+        seconds = registry.timeouts.get(event, DEFAULT_TIMEOUT)
+        spelled = harness.events.get(event) or harness.deny_events[event]
+        entries.append(Entry(event, spelled, matcher, tuple(entry.messages), seconds * scale))
+    return entries
+
+
+def is_module(harness: Harness) -> bool:
+    """True where the registration is the xcsh extension module, not a JSON hook file."""
+    registration = harness.registration
+    return registration is not None and registration.format == "xcsh"
+
+
+COMMAND_KEYS = frozenset({"command", "commandWindows", "bash", "powershell"})
+
+
+def command_strings(value: Any) -> list[str]:
+    """Every command line in registration data, in document order."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in COMMAND_KEYS and isinstance(item, str):
+                found.append(item)
+            else:
+                found += command_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            found += command_strings(item)
+    return found
+
+
+def runs_through_boot(command: str) -> bool:
+    """True when `command` starts the interpreter, isolated, on the fail-open bootstrap."""
+    body = command[2:] if command.startswith("& ") else command
+    if not body.startswith('"'):
+        return False
+    end = body.find('"', 1)
+    return end > 1 and body[end + 1 :].startswith(f' -I -S -c "{BOOT}" "')
+
+
+def registered_messages(harness: Harness, registry: HookRegistry) -> set[str]:
+    return {name for entry in entries_for(harness, registry) for name in entry.messages}
