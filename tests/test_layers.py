@@ -87,6 +87,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "regexcheck",
         "report",
         "sourcefiles",
+        "spans",
         "tomlpos",
         "vocabulary",
         "xcsh",
