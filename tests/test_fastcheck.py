@@ -196,16 +196,11 @@ def test_a_partner_outside_the_messages_folder_is_part_of_the_key(project: Path,
     assert result.code == 1 and "B010" in result.out
 
 
-def test_a_partner_behind_a_repointed_folder_link_is_part_of_the_key(project: Path) -> None:
-    # #16 1(d): the partner is reached through a symlinked folder inside the repository;
-    # repointing the link to a folder whose partner no longer names stop.md must not be
-    # answered from the cache. Each check is its own process, as in pre-commit and CI.
-    def check() -> subprocess.CompletedProcess[str]:
-        hookmsg = Path(sys.executable).parent / "hookmsg"
-        return subprocess.run(
-            [str(hookmsg), "check"], cwd=project, capture_output=True, text=True, check=False
-        )
+def _partner_behind_a_folder_link(project: Path) -> Path:
+    """`docs` -> `shelf/first`, whose partner.md names stop.md back; `shelf/second`'s does not.
 
+    stop.md is bound to `docs/partner.md`. Returns the link, for a test to repoint.
+    """
     stop = (project / "messages" / "stop.md").read_text(encoding="utf-8")
     reciprocal = stop.replace(
         "- **Cross-bound with ↔** ", "- **Cross-bound with ↔** `messages/stop.md` (x); "
@@ -216,6 +211,20 @@ def test_a_partner_behind_a_repointed_folder_link_is_part_of_the_key(project: Pa
     link = project / "docs"
     link.symlink_to(project / "shelf" / "first", target_is_directory=True)
     _bind_to(project, "docs/partner.md")
+    return link
+
+
+def test_a_partner_behind_a_repointed_folder_link_is_part_of_the_key(project: Path) -> None:
+    # #16 1(d): the partner is reached through a symlinked folder inside the repository;
+    # repointing the link to a folder whose partner no longer names stop.md must not be
+    # answered from the cache. Each check is its own process, as in pre-commit and CI.
+    def check() -> subprocess.CompletedProcess[str]:
+        hookmsg = Path(sys.executable).parent / "hookmsg"
+        return subprocess.run(
+            [str(hookmsg), "check"], cwd=project, capture_output=True, text=True, check=False
+        )
+
+    link = _partner_behind_a_folder_link(project)
     subprocess.run([str(Path(sys.executable).parent / "hookmsg"), "build"], cwd=project, check=True)
     assert check().returncode == 0  # clean, and recorded as clean
     assert check().returncode == 0  # answered from the cache
@@ -231,16 +240,7 @@ def test_a_repointed_folder_link_is_followed_anew_in_one_process(project: Path, 
     # `run(argv)` in this test's process) must not answer from paths resolved by an
     # earlier check. The first check resolves `docs/partner.md` through the link; the
     # link is repointed; the second check must resolve it again and report B010.
-    stop = (project / "messages" / "stop.md").read_text(encoding="utf-8")
-    reciprocal = stop.replace(
-        "- **Cross-bound with ↔** ", "- **Cross-bound with ↔** `messages/stop.md` (x); "
-    )
-    for folder, text in (("first", reciprocal), ("second", stop)):
-        (project / "shelf" / folder).mkdir(parents=True)
-        (project / "shelf" / folder / "partner.md").write_text(text, encoding="utf-8")
-    link = project / "docs"
-    link.symlink_to(project / "shelf" / "first", target_is_directory=True)
-    _bind_to(project, "docs/partner.md")
+    link = _partner_behind_a_folder_link(project)
     assert cli("build").code == 0
     assert cli("check") == Result(0, "", "")  # clean, and recorded as clean
     assert known_clean(project)

@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -102,33 +103,26 @@ def test_a_file_replaced_by_rename_is_a_new_version(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "stored",
+    "damage",
     [
-        "not a pair",
-        ["stamp", "value", "extra"],
-        [None, "value"],
-        [[0, 0, 0, 0, 0, 0], "value"],  # someone else's stamp
+        lambda stamp: "not a pair",
+        lambda stamp: ["stamp", "value", "extra"],
+        lambda stamp: [None, "value"],
+        lambda stamp: [[0, 0, 0, 0, 0, 0], "value"],  # someone else's stamp
+        lambda stamp: [stamp, 42],  # this very file's stamp, a value of the wrong shape
     ],
+    ids=["not a pair", "three parts", "no stamp", "foreign stamp", "wrong shape"],
 )
-def test_a_damaged_or_foreign_entry_is_derived_again(tmp_path: Path, stored: object) -> None:
-    path = tmp_path / "a.toml"
-    path.write_text("one\n", encoding="utf-8")
-    probe = FileMemo(clock=_later)
-    _derive(probe, Reader(path))
-    (key,) = probe.fresh
-    reader = Reader(path)
-    assert _derive(FileMemo({key: stored}, clock=_later), reader) == "one\n"
-    assert reader.reads == 1
-
-
-def test_a_remembered_value_of_the_wrong_shape_is_derived_again(tmp_path: Path) -> None:
+def test_a_damaged_or_foreign_entry_is_derived_again(
+    tmp_path: Path, damage: Callable[[list[int]], object]
+) -> None:
     path = tmp_path / "a.toml"
     path.write_text("one\n", encoding="utf-8")
     probe = FileMemo(clock=_later)
     _derive(probe, Reader(path))
     ((key, (stamp, _value)),) = probe.fresh.items()
     reader = Reader(path)
-    assert _derive(FileMemo({key: [stamp, 42]}, clock=_later), reader) == "one\n"
+    assert _derive(FileMemo({key: damage(stamp)}, clock=_later), reader) == "one\n"
     assert reader.reads == 1
 
 

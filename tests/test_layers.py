@@ -95,6 +95,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "raw rules": (
         "rules/__init__",
         "rules/files",
+        "rules/finding",
         "rules/install",
         "rules/settings",
         "rules/skills",

@@ -15,7 +15,7 @@ import yaml
 
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.rules import skills as skill_rules
-from hookmsg.rules.skills import Finding
+from hookmsg.rules.finding import Finding
 
 DELIMITER = "---"
 # Python exceptions that constructing a scalar can raise besides YAMLError

@@ -23,7 +23,7 @@ from hookmsg.registration_plan import is_module
 from hookmsg.render.registrations import registration_data
 from hookmsg.report import emit, note
 from hookmsg.rules import install as install_rules
-from hookmsg.rules.install import Finding
+from hookmsg.rules.finding import Finding
 
 
 def verify(

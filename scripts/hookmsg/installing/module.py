@@ -22,7 +22,7 @@ from hookmsg.installing.target import put_in_place, refused, remove_file
 from hookmsg.render.xcsh_module import fill_tokens, render_xcsh_module
 from hookmsg.report import emit, note
 from hookmsg.rules import install as install_rules
-from hookmsg.rules.install import Finding
+from hookmsg.rules.finding import Finding
 
 USER_FILE = ".xcsh/agent/extensions/hookmsg.js"
 # The module's first line (the template's): a file that does not start with it is not ours.

@@ -7,25 +7,12 @@ Each takes the path shown, the line, the column and the text that says what was 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from hookmsg.rules.finding import finding_for
 
-from hookmsg.codes import Code
-from hookmsg.diagnostics import Diagnostic
-
-Finding = Callable[[str, int, int, str], Diagnostic]
-
-
-def _finding(code: Code) -> Finding:
-    def make(display: str, line: int, col: int, message: str) -> Diagnostic:
-        return Diagnostic(display, line, col, code, message)
-
-    return make
-
-
-not_json = _finding("I003")
-not_written_back_exactly = _finding("I004")
-unmergeable_shape = _finding("I005")
-not_an_install_root = _finding("I006")
-absent = _finding("I007")
-stale = _finding("I008")
-install_root_broken = _finding("I009")
+not_json = finding_for("I003")
+not_written_back_exactly = finding_for("I004")
+unmergeable_shape = finding_for("I005")
+not_an_install_root = finding_for("I006")
+absent = finding_for("I007")
+stale = finding_for("I008")
+install_root_broken = finding_for("I009")

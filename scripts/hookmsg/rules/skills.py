@@ -8,37 +8,24 @@ text that says what was found.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from hookmsg.rules.finding import finding_for
 
-from hookmsg.codes import Code
-from hookmsg.diagnostics import Diagnostic
-
-Finding = Callable[[str, int, int, str], Diagnostic]
-
-
-def _finding(code: Code) -> Finding:
-    def make(display: str, line: int, col: int, message: str) -> Diagnostic:
-        return Diagnostic(display, line, col, code, message)
-
-    return make
-
-
-no_front_matter = _finding("S001")
-front_matter_unclosed = _finding("S002")
-front_matter_unreadable = _finding("S003")
-front_matter_not_a_mapping = _finding("S004")
-front_matter_tab = _finding("S005")
-bom_before_front_matter = _finding("S006")
-name_differs_from_folder = _finding("S007")
-bad_name = _finding("S008")
-bad_description = _finding("S009")
-description_too_long = _finding("S010")
-unknown_key = _finding("S011")
-defined_twice = _finding("S012")
-in_no_group = _finding("S013")
-key_repeated = _finding("S014")
-wrong_type = _finding("S015")
-source_folder_unusable = _finding("S016")
-skill_entry_incomplete = _finding("S017")
-unknown_reference = _finding("C005")
-empty_group = _finding("C006")
+no_front_matter = finding_for("S001")
+front_matter_unclosed = finding_for("S002")
+front_matter_unreadable = finding_for("S003")
+front_matter_not_a_mapping = finding_for("S004")
+front_matter_tab = finding_for("S005")
+bom_before_front_matter = finding_for("S006")
+name_differs_from_folder = finding_for("S007")
+bad_name = finding_for("S008")
+bad_description = finding_for("S009")
+description_too_long = finding_for("S010")
+unknown_key = finding_for("S011")
+defined_twice = finding_for("S012")
+in_no_group = finding_for("S013")
+key_repeated = finding_for("S014")
+wrong_type = finding_for("S015")
+source_folder_unusable = finding_for("S016")
+skill_entry_incomplete = finding_for("S017")
+unknown_reference = finding_for("C005")
+empty_group = finding_for("C006")
