@@ -17,7 +17,6 @@ import hashlib
 import json
 import os
 import posixpath
-import stat
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -41,7 +40,13 @@ from hookmsg.declared import (  # noqa: E402 (needs the path above)
     registration_files,
     survey,
 )
-from hookmsg.doit_state import StampChecker, open_state, remember  # noqa: E402
+from hookmsg.doit_state import (  # noqa: E402
+    StampChecker,
+    content_mark,
+    holds_the_same,
+    open_state,
+    remember,
+)
 from hookmsg.errors import HookmsgError  # noqa: E402
 from hookmsg.file_memo import FileMemo  # noqa: E402
 from hookmsg.settings import checked_settings  # noqa: E402
@@ -197,23 +202,16 @@ def _hookmsg(*argv: str) -> TaskFailed | None:
     return TaskFailed(f"hookmsg {' '.join(argv)} exited with {code}") if code else None
 
 
-def _digest(path: str) -> str:
-    """The content hash of a file; a marker for anything else, so missing != folder."""
-    full = ROOT / path
-    try:
-        info = full.stat()
-    except OSError:
-        return "missing"
-    if not stat.S_ISREG(info.st_mode):
-        return "folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-    try:
-        return hashlib.sha256(full.read_bytes()).hexdigest()
-    except OSError:
-        return "unreadable"
+def _marks(paths: list[str]) -> dict[str, Any]:
+    """What each path holds (see `hookmsg.doit_state.content_mark`), for a task's values."""
+    return {path: content_mark(ROOT / path) for path in paths}
 
 
-def _digests(paths: list[str]) -> dict[str, str]:
-    return {path: _digest(path) for path in paths}
+def _all_the_same(marks: Any, paths: list[str] | None = None) -> bool:
+    """Do `paths` (default: the ones `marks` names) still hold what `marks` recorded?"""
+    if not isinstance(marks, dict) or (paths is not None and sorted(marks) != sorted(paths)):
+        return False
+    return all(holds_the_same(ROOT / path, mark) for path, mark in marks.items())
 
 
 class _Check:
@@ -242,7 +240,7 @@ def _validate() -> TaskFailed | dict[str, Any]:
     # bytes are the generator tasks' business, not validate's.
     ours = {f"{GENERATED_DIR}/{name}" for name in PRODUCED}
     referenced = load_workspace(load_project(ROOT)).referenced_paths()
-    return {"referenced": _digests([p for p in referenced if p not in ours])}
+    return {"referenced": _marks([p for p in referenced if p not in ours])}
 
 
 _SURVEYED: list[Any] = []
@@ -257,10 +255,7 @@ def _leftovers() -> Any:
 
 BINDINGS_UNCHANGED = _Check(
     "a path named in a Bindings section changed, appeared or disappeared",
-    lambda task, values: bool(
-        isinstance(values.get("referenced"), dict)
-        and values["referenced"] == _digests(list(values["referenced"]))
-    ),
+    lambda task, values: _all_the_same(values.get("referenced")),
 )
 NOTHING_REFUSED = _Check(
     "the generated folder holds a file hookmsg did not write, or a symbolic link",
@@ -272,7 +267,7 @@ NOTHING_STALE = _Check(
 )
 TARGETS_UNTOUCHED = _Check(
     "a target differs from the bytes this task last wrote (edited or deleted by hand)",
-    lambda task, values: bool(values.get("digests") == _digests(list(task.targets))),
+    lambda task, values: _all_the_same(values.get("marks"), list(task.targets)),
 )
 
 
@@ -295,7 +290,7 @@ def _validate_task() -> dict[str, Any]:
 def _build(targets: list[str], *argv: str) -> TaskFailed | dict[str, Any]:
     """Run `hookmsg build`, then remember the bytes it left in every target."""
     failed = _hookmsg(*argv)
-    return failed if failed is not None else {"digests": _digests(targets)}
+    return failed if failed is not None else {"marks": _marks(targets)}
 
 
 def _generator_task(spec: OutputSpec) -> dict[str, Any]:

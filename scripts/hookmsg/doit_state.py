@@ -114,21 +114,15 @@ class StampChecker:
         return os.stat(file_path)  # noqa: PTH116
 
     def check_modified(self, file_path: str, file_stat: os.stat_result, state: Any) -> bool:
-        recorded = _recorded(state)
-        if recorded is None:
-            return True
-        known, digest, at = recorded
-        if stamp_of(file_stat) == known and known[2] <= at - SETTLE_NS:
-            return False
-        return _digest(file_path) != digest
+        return not holds_the_same(Path(file_path), state)
 
-    def get_state(self, dep: str, current_state: Any) -> list[Any] | None:
-        now = time.time_ns()
-        known = stamp_of(os.stat(dep))  # noqa: PTH116
+    def get_state(self, dep: str, current_state: Any) -> str | list[Any] | None:
         recorded = _recorded(current_state)
-        if recorded is not None and recorded[0] == known and known[2] <= recorded[2] - SETTLE_NS:
-            return None  # unchanged, and proven so when it was recorded
-        return [known, _digest(dep), now]
+        if recorded is not None:
+            known, _digest_then, at = recorded
+            if stamp_of(os.stat(dep)) == known and known[2] <= at - SETTLE_NS:  # noqa: PTH116
+                return None  # unchanged, and proven so when it was recorded
+        return content_mark(Path(dep))
 
 
 def _recorded(state: Any) -> tuple[list[int], str, int] | None:
@@ -146,3 +140,45 @@ def _recorded(state: Any) -> tuple[list[int], str, int] | None:
 def _digest(path: str) -> str:
     with open(path, "rb") as handle:  # noqa: PTH123
         return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def content_mark(path: Path) -> str | list[Any]:
+    """What `path` holds, for a task's saved values: stamp, content hash and when taken.
+
+    Anything but a regular file is a marker instead, so missing, a folder and a FIFO
+    all differ from each other and from any content.
+    """
+    try:
+        info = path.stat()
+    except OSError:
+        return "missing"
+    if not stat.S_ISREG(info.st_mode):
+        return "folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+    taken = time.time_ns()
+    try:
+        return [stamp_of(info), _digest(str(path)), taken]
+    except OSError:
+        return "unreadable"
+
+
+def holds_the_same(path: Path, mark: Any) -> bool:
+    """Does `path` still hold what `mark` (a `content_mark`) recorded?
+
+    A regular file whose stat is the recorded one, recorded once it had settled, is
+    believed without reading it; otherwise its content hash decides.
+    """
+    if isinstance(mark, str):
+        return content_mark(path) == mark
+    recorded = _recorded(mark)
+    if recorded is None:
+        return False
+    known, digest, at = recorded
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            return False
+        if stamp_of(info) == known and known[2] <= at - SETTLE_NS:
+            return True
+        return _digest(str(path)) == digest
+    except OSError:
+        return False
