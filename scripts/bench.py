@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark hookmsg where its users feel it, against floors measured in the same run.
 
-Each figure is the median wall time of repeated fresh processes:
+Each figure is the median wall time of repeated fresh processes, each run in turn with
+its floor (so a busy neighbour slows both alike):
 
 - `hookmsg check` on this repository, against `python -c "import markdown_it, jinja2, pydantic"`;
 - a no-op `doit` on this repository, against a no-op `doit` of a one-task dodo.py;
@@ -90,6 +91,17 @@ def median_seconds(
             output = done.stdout.decode() + done.stderr.decode()
             sys.exit(f"{' '.join(command)} exited {done.returncode}:\n{output}")
     return statistics.median(times)
+
+
+def alternating(
+    first: tuple[Sequence[str], Path], second: tuple[Sequence[str], Path], repeat: int
+) -> tuple[float, float]:
+    """Median times of two commands run in turn, so a busy neighbour slows both alike."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(repeat):
+        for (command, cwd), found in zip((first, second), times, strict=True):
+            found.append(median_seconds(command, cwd, 1))
+    return statistics.median(times[0]), statistics.median(times[1])
 
 
 def _message(index: int, partner: int) -> str:
@@ -380,10 +392,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         results += bench_dispatcher(tmp, repeat)
 
-        floor = median_seconds([PYTHON, "-c", FLOOR_IMPORTS], REPO, repeat)
         ENV["HOOKMSG_CACHE_DIR"] = str(tmp / "cache")
         median_seconds([*HOOKMSG, "check"], REPO, 1)  # a full check that records the cache
-        check = median_seconds([*HOOKMSG, "check"], REPO, repeat)
+        floor_imports = ([PYTHON, "-c", FLOOR_IMPORTS], REPO)
+        floor, check = alternating(floor_imports, ([*HOOKMSG, "check"], REPO), repeat)
         results.append(row("hookmsg check (this repository)", check, floor, 1.3))
         ENV["HOOKMSG_NO_CACHE"] = "1"
         cold = median_seconds([*HOOKMSG, "check"], REPO, repeat)
@@ -395,9 +407,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         (one / "dodo.py").write_text(ONE_TASK_DODO, "utf-8")
         (one / "input.txt").write_text("x\n", "utf-8")
         median_seconds(DOIT, one, 1)
-        doit_floor = median_seconds(DOIT, one, repeat)
         median_seconds(DOIT, REPO, 1)
-        doit_noop = median_seconds(DOIT, REPO, repeat)
+        doit_floor, doit_noop = alternating((DOIT, one), (DOIT, REPO), repeat)
         results.append(row("no-op doit (this repository)", doit_noop, doit_floor, 1.15))
 
         with_doit = _copy_for_doit(tmp / "edit-doit")
@@ -423,16 +434,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         hostile_inputs(tmp)
 
         corpora = {n: make_corpus(tmp, n) for n in (small, large)}
-        validate = {
-            n: median_seconds([*HOOKMSG, "validate"], p, max(3, repeat // 2))  # never cached
-            for n, p in corpora.items()
-        }
-        parse = {
-            n: median_seconds(
-                [PYTHON, "-c", BLOCK_PARSE, str(p / "messages")], p, max(3, repeat // 2)
+        validate: dict[int, float] = {}
+        parse: dict[int, float] = {}
+        for n, p in corpora.items():  # validate is never cached
+            parse[n], validate[n] = alternating(
+                ([PYTHON, "-c", BLOCK_PARSE, str(p / "messages")], p),
+                ([*HOOKMSG, "validate"], p),
+                max(3, repeat // 2),
             )
-            for n, p in corpora.items()
-        }
         span = large - small
         per_validate = (validate[large] - validate[small]) / span
         per_parse = (parse[large] - parse[small]) / span

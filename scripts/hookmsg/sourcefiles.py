@@ -1,9 +1,9 @@
 """The files that the skill catalogue's `[[sources]]` name, listed cheaply.
 
-Standard library only, and no dataclasses (creating one costs every `doit`): `dodo.py`
-(file dependencies) and the check cache (its fingerprint) list these files without
-importing the validating pipeline, and the pipeline reads exactly the files listed
-here, so the three always agree.
+Standard library only, and plain classes (creating a dataclass or a named tuple costs
+every `doit`): `dodo.py` (file dependencies) and the check cache (its fingerprint) list
+these files without importing the validating pipeline, and the pipeline reads exactly
+the files listed here, so the three always agree.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import os
 import posixpath
 import stat
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from hookmsg.file_memo import FileMemo
 
@@ -20,19 +20,25 @@ SKILL_FILE = "SKILL.md"
 KINDS = ("skills", "commands")
 
 
-class SourceFile(NamedTuple):
+class SourceFile:
     """One file a source provides: the entry name its path implies, where it is."""
 
-    stem: str  # the skill's folder name, or the command file's name without `.md`
-    display: str  # POSIX path relative to the project root, as diagnostics show it
-    path: Path  # absolute
+    __slots__ = ("display", "path", "stem")
+
+    def __init__(self, stem: str, display: str, path: Path) -> None:
+        self.stem = stem  # the skill's folder name, or the command file's name without `.md`
+        self.display = display  # POSIX path relative to the project root, as diagnostics show it
+        self.path = path  # absolute
 
 
-class Listing(NamedTuple):
+class Listing:
     """The files of one `[[sources]]` folder, or why it cannot be listed."""
 
-    files: tuple[SourceFile, ...]
-    error: str | None = None
+    __slots__ = ("error", "files")
+
+    def __init__(self, files: tuple[SourceFile, ...], error: str | None = None) -> None:
+        self.files = files
+        self.error = error
 
 
 def normalise(path: str) -> str:
