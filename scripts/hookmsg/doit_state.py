@@ -161,13 +161,21 @@ def content_mark(path: Path) -> str | list[Any]:
         info = path.stat()
     except OSError:
         return "missing"
-    if not stat.S_ISREG(info.st_mode):
-        return "folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+    kind = _kind(info)
+    if kind is not None:
+        return kind
     taken = time.time_ns()
     try:
         return [stamp_of(info), _digest(str(path)), taken]
     except OSError:
         return "unreadable"
+
+
+def _kind(info: os.stat_result) -> str | None:
+    """The marker of anything but a regular file (None for a regular file)."""
+    if stat.S_ISREG(info.st_mode):
+        return None
+    return "folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
 
 
 def holds_the_same(path: Path, mark: Any) -> bool:
@@ -176,8 +184,11 @@ def holds_the_same(path: Path, mark: Any) -> bool:
     A regular file whose stat is the recorded one, recorded once it had settled, is
     believed without reading it; otherwise its content hash decides.
     """
-    if isinstance(mark, str):
-        return content_mark(path) == mark
+    if isinstance(mark, str):  # a marker: compare kinds, never read a file to do it
+        try:
+            return _kind(path.stat()) == mark
+        except OSError:
+            return mark == "missing"
     recorded = _recorded(mark)
     if recorded is None:
         return False
