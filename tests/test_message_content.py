@@ -342,19 +342,19 @@ def test_advisories_as_delivered_stay_within_their_budget(
         assert longest <= ADVISORY_BUDGET, (name, longest)
 
 
-def readme_blocks(outcome: str) -> list[str]:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    return re.findall(rf"```text\n({re.escape(outcome)}\n.*?)\n```", readme, re.DOTALL)
+def documented_blocks(outcome: str) -> list[str]:
+    doc = (REPO / "docs" / "message-format.md").read_text(encoding="utf-8")
+    return re.findall(rf"```text\n({re.escape(outcome)}\n.*?)\n```", doc, re.DOTALL)
 
 
 @pytest.mark.slow
-def test_readme_advisory_examples_are_what_the_dispatcher_emits(
+def test_the_documented_advisory_examples_are_what_the_dispatcher_emits(
     tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
 ) -> None:
     root = build_install_root(tmp_path_factory.mktemp("install"))
     question = "Which database should the service use?"
     payload = {
-        "session_id": "readme",
+        "session_id": "doc",
         "hook_event_name": "PreToolUse",
         "cwd": str(tmp_path),
         "tool_name": "AskUserQuestion",
@@ -372,16 +372,18 @@ def test_readme_advisory_examples_are_what_the_dispatcher_emits(
         OUTCOMES[1]: strict.json()["hookSpecificOutput"]["permissionDecisionReason"],
     }
     for outcome, text in emitted.items():
-        shown = [block.replace("/home/me/.hookmsg", str(root)) for block in readme_blocks(outcome)]
+        shown = [
+            block.replace("/home/me/.hookmsg", str(root)) for block in documented_blocks(outcome)
+        ]
         assert shown == [text], outcome
 
 
-def test_readme_shows_one_advisory_as_delivered_in_both_modes(
+def test_the_docs_show_one_advisory_as_delivered_in_both_modes(
     preview: Callable[[str], str],
 ) -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    doc = (REPO / "docs" / "message-format.md").read_text(encoding="utf-8")
     shown = preview("pretooluse-askuserquestion-recommended").replace(
         "Full procedure: messages/", "Full procedure: /home/me/.hookmsg/messages/"
     )
     for outcome in OUTCOMES:
-        assert f"```text\n{outcome}\n\n{shown}\n```" in readme, outcome
+        assert f"```text\n{outcome}\n\n{shown}\n```" in doc, outcome

@@ -344,9 +344,9 @@ def test_explain_knows_every_s_code(cli: Cli) -> None:
 
 
 @pytest.mark.slow
-def test_the_readme_example_catalogue_reads_skill_folders(repo: Path, cli: Cli) -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
-    section = readme.split("## Skills and commands read from their own files\n", 1)[1]
+def test_the_documented_example_catalogue_reads_skill_folders(repo: Path, cli: Cli) -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "skills.md").read_text("utf-8")
+    section = doc.split("## Skills and commands read from their own files\n", 1)[1]
     example = section.split("```toml\n", 1)[1].split("```", 1)[0]
     cross = '\n[cross-bound]\nsessionstart = "the orientation that points at this index"\n'
     (repo / SKILLS).write_text(example + cross, encoding="utf-8")

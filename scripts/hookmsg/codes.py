@@ -2,7 +2,7 @@
 
 `Code` is the closed set of codes, so a mistyped code fails the type check; `CODES` is the
 one table of their texts. It is the source of `hookmsg explain` and of the generated
-`generated/rules.md` (the rule table the README links to).
+`generated/rules.md` (the rule table the docs link to).
 """
 
 from __future__ import annotations
@@ -434,7 +434,7 @@ _CODES: tuple[CodeInfo, ...] = (
     CodeInfo(
         "C003",
         "A catalogue file is missing.",
-        "Create it; see the README for its shape.",
+        "Create it; docs/ describes each catalogue file's shape.",
         "no `catalog/skills.toml`",
     ),
     CodeInfo(
@@ -480,13 +480,13 @@ _CODES: tuple[CodeInfo, ...] = (
     CodeInfo(
         "U001",
         "A guard data table names an unknown detector (or none).",
-        "Set `detector` to one of the detectors the README lists.",
+        "Set `detector` to one of the detectors docs/guards.md lists.",
         '`detector = "dependancy"`',
     ),
     CodeInfo(
         "U002",
         "A guard's data is missing, ill-typed or has a key its detector does not read.",
-        "Fix the named key; the README lists each detector's keys.",
+        "Fix the named key; docs/guards.md lists each detector's keys.",
         '`lockfiles = "yarn.lock"` instead of a list',
     ),
     CodeInfo(
