@@ -197,6 +197,15 @@ def test_ignore_hides_codes_and_a_run_with_only_hidden_findings_passes(
     assert (as_json.code, as_json.out) == (0, "[]\n")
 
 
+def test_ignored_drift_prints_no_diff_and_passes(project: Path, cli: Cli) -> None:
+    inventory = project / "generated" / "hook-message-inventory.json"
+    inventory.write_text(inventory.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    drifted = cli("check")
+    assert drifted.code == 1 and "(committed)" in drifted.out
+    ignored = cli("check", "--ignore", "G")
+    assert (ignored.code, ignored.out) == (0, "")
+
+
 def test_the_more_specific_entry_wins(project: Path, cli: Cli) -> None:
     _break(project)
     assert _codes(cli("validate", "--select", "B011", "--ignore", "B")) == ["B011"]

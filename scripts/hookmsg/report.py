@@ -79,6 +79,11 @@ def current() -> Output:
     return _OUTPUT
 
 
+def shows(code: str) -> bool:
+    """Does `--select`/`--ignore` let this code through? (For detail printed beside findings.)"""
+    return _OUTPUT.codes.shows(code)
+
+
 def only_hidden_findings() -> bool:
     """Did this run find something, and did `--select`/`--ignore` hide all of it?"""
     return _OUTPUT.hidden > 0 and _OUTPUT.shown == 0
