@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pty
 import queue
 import subprocess
 import sys
@@ -109,6 +108,8 @@ def test_quiet_and_verbose_together_are_refused(project: Path, cli: Cli) -> None
 
 def _on_terminal(project: Path, *argv: str, **env: str) -> str:
     """Standard output of `hookmsg ARGV` when it is a terminal (a pseudo-terminal)."""
+    import pty  # POSIX only, like the terminals this is about
+
     leader, follower = pty.openpty()
     try:
         process = subprocess.Popen(
