@@ -275,6 +275,7 @@ def test_paths_print_relative_to_the_working_directory(
     (project / "catalog").mkdir(exist_ok=True)
     monkeypatch.chdir(project / "catalog")
     assert cli("validate", "--select", "L").out.startswith("../messages/stop.md:1:1: L001 ")
+    assert "  1 problem(s)   ../messages/stop.md" in cli("validate", "-v", "--select", "L").err
     # GitHub resolves annotation paths against the repository root
     assert "file=messages/stop.md," in cli("validate", "--format", "github").out
 

@@ -12,7 +12,7 @@ from hookmsg.diagnostics import Diagnostic, sort_diagnostics
 from hookmsg.errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from hookmsg.lock import folder_lock
 from hookmsg.outputs import refused_leftovers
-from hookmsg.report import emit, note, summary
+from hookmsg.report import current, emit, note, shown_path, summary
 from hookmsg.workspace import (
     Workspace,
     load_workspace,
@@ -71,11 +71,11 @@ def validate(
         checked = f"{len(workspace.all_messages())} messages and the catalogue"
     emit(diagnostics, fmt)
     if verbose:
-        per_file = Counter(d.path for d in diagnostics)
+        per_file = Counter(d.path for d in current().codes.kept(diagnostics))
         shown = [m.display for m in workspace.all_messages().values()] if not paths else []
         for path in sorted({*shown, *per_file}):
             count = per_file[path]
-            note(f"  {'ok' if not count else f'{count} problem(s)':<14} {path}")
+            note(f"  {'ok' if not count else f'{count} problem(s)':<14} {shown_path(path)}")
     if verbose or (diagnostics and fmt == "text"):
         note(summary(diagnostics, checked))
     return EXIT_FINDINGS if diagnostics else EXIT_OK

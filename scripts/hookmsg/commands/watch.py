@@ -18,6 +18,7 @@ from hookmsg.config import Project, load_project
 from hookmsg.defaults import PYPROJECT
 from hookmsg.errors import EXIT_OK, HookmsgError
 from hookmsg.paths import is_inside
+from hookmsg.report import shown_path
 from hookmsg.settings import find_root
 from hookmsg.sourcefiles import declared_sources, sourced_files
 from hookmsg.workspace import load_workspace
@@ -83,7 +84,7 @@ def _relevant(project: Project, files: set[Path]) -> Callable[[object, str], boo
 
 
 def _shown(project: Project | None, changes: Iterable[tuple[object, str]]) -> str:
-    paths = sorted({project.relative(Path(p)) if project else p for _, p in changes})
+    paths = sorted({shown_path(project.relative(Path(p))) if project else p for _, p in changes})
     return ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
 
 
