@@ -1,25 +1,77 @@
 """The `hookmsg` command line: `run(argv) -> int` for tests, `main()` for the console script.
 
-Heavy modules are imported inside each command so that `--help` stays instant.
+Heavy modules are imported inside each command so that `--help` stays instant. Every
+subcommand is one row of `SUBCOMMANDS` (a handler and a function adding its arguments).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
+import os
+import re
 import signal
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
-from hookmsg import __version__
-from hookmsg.errors import EXIT_OK, ConfigError, HookmsgError, UsageError, exit_code_for
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
-EXIT_CODES_HELP = "exit codes: 0 clean, 1 findings or drift, 2 usage or configuration error"
-# The keys of `diagnostics.FORMATTERS`, written out so that building the parser imports
-# nothing more (tests/test_faces.py proves the two agree).
+from hookmsg.errors import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    ConfigError,
+    HookmsgError,
+    UsageError,
+    exit_code_for,
+)
+
+EXIT_CODES_HELP = (
+    "exit codes: 0 clean, 1 findings or drift, 2 usage or configuration error, "
+    "130 interrupted, 141 standard output closed early"
+)
+# A closed pipe ends the run as SIGPIPE ends a C tool: quietly, with 128 + 13.
+EXIT_CLOSED_PIPE = 141
+# The keys of `diagnostics.FORMATTERS` and `report.COLOUR_CHOICES`, written out so that
+# building the parser imports nothing more (tests/test_faces.py and tests/test_cli.py prove
+# they agree).
 FORMAT_CHOICES = ("text", "json", "github")
+COLOUR_CHOICES = ("auto", "always", "never")
+
+
+def _nearest(word: str, candidates: Sequence[str]) -> str | None:
+    found = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+_INVALID_CHOICE = re.compile(r"invalid choice: '?(?P<bad>[^' ]+)'? \(choose from (?P<known>.*)\)")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with the nearest name suggested for a mistyped choice or option."""
+
+    def error(self, message: str) -> NoReturn:
+        hint = ""
+        match = _INVALID_CHOICE.search(message)
+        if match:
+            known = [part.strip().strip("'") for part in match["known"].split(",")]
+            nearest = _nearest(match["bad"], known)
+            hint = f"; did you mean '{nearest}'?" if nearest else ""
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}{hint}\n")
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse swallows OSError here; a closed pipe must reach `run`, as in every command.
+        if message:
+            (file or sys.stderr).write(message)
+
+    def options(self) -> list[str]:
+        return [o for action in self._actions for o in action.option_strings]
 
 
 def _format_option(parser: argparse.ArgumentParser) -> None:
@@ -36,7 +88,13 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from hookmsg.report import choose_format
 
     paths = [Path(p) for p in args.paths]
-    return validate(load_project(), paths, choose_format(args.format), verbose=args.verbose)
+    return validate(
+        load_project(),
+        paths,
+        choose_format(args.format),
+        verbose=args.verbose,
+        stdin_name=args.stdin_filename,
+    )
 
 
 def _cached_check(args: argparse.Namespace) -> bool:
@@ -137,6 +195,13 @@ def _cmd_uninstall(args: argparse.Namespace) -> int:
     return uninstall(load_project(), args.harness, target=args.project, user=args.user)
 
 
+def _cmd_watch(args: argparse.Namespace) -> int:
+    from hookmsg.commands.watch import watch
+    from hookmsg.report import choose_format
+
+    return watch(choose_format(args.format), verbose=args.verbose)
+
+
 PATH_RULES = (
     "Paths must be absolute, must not start with - or ~, and may not contain quotation "
     "marks of any script, backticks, $, %, backslashes or control characters: each one "
@@ -144,188 +209,265 @@ PATH_RULES = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="hookmsg",
-        description="Validate, render and check AI-assistant hook messages.",
-        epilog=EXIT_CODES_HELP,
+def _validate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths", nargs="*", metavar="PATH", help="message files or folders; - reads standard input"
     )
-    parser.add_argument("--version", action="version", version=f"hookmsg {__version__}")
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("-v", "--verbose", action="store_true", help="report per-file detail")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    parser.add_argument(
+        "--stdin-filename",
+        metavar="PATH",
+        help="the path a message read from standard input is checked and reported as",
+    )
 
-    validate = commands.add_parser(
-        "validate",
-        parents=[common],
-        help="check messages and the catalogue against every rule",
-        description="Check messages and the catalogue. With no PATH: the configured messages "
-        "folder, the catalogue and the skill index. With PATHs: those files and folders "
-        "(registry rules apply to files inside the messages folder).",
-        epilog=EXIT_CODES_HELP,
-    )
-    validate.add_argument("paths", nargs="*", metavar="PATH", help="message files or folders")
-    _format_option(validate)
-    validate.set_defaults(handler=_cmd_validate)
 
-    build = commands.add_parser(
-        "build",
-        parents=[common],
-        help="validate, then write every generated file whose bytes change",
-        description="Validate, then render every generated file and write those that changed "
-        "(atomically); remove stale files from the generated folder. With --check, compare "
-        "instead and write nothing.",
-        epilog=EXIT_CODES_HELP,
-    )
-    build.add_argument("--check", action="store_true", help="compare with the files; never write")
-    build.add_argument(
+def _build_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--check", action="store_true", help="compare with the files; never write")
+    parser.add_argument(
         "--only", action="append", metavar="NAME", help="only this output (repeatable)"
     )
-    _format_option(build)
-    build.set_defaults(handler=_cmd_build)
 
-    check = commands.add_parser(
-        "check",
-        parents=[common],
-        help="fail if a generated file drifted from its sources (writes nothing)",
-        description="Render every output in memory and compare with the committed files: "
-        "list every drifted, missing and stale file with a diff and the command that fixes "
-        "it. Validation errors also fail the check. Never writes.",
-        epilog=EXIT_CODES_HELP,
-    )
-    _format_option(check)
-    check.set_defaults(handler=_cmd_build, check=True)
 
-    preview = commands.add_parser(
-        "preview",
-        parents=[common],
-        help="print exactly what the assistant receives for a message",
-        description="Print what the assistant receives: a context message's delivered text, "
-        "or a guard's Advisory filled in (with --set values, else the registry's samples) "
-        "followed by its `Full procedure:` line. The size goes to standard error.",
-        epilog=EXIT_CODES_HELP,
-    )
-    preview.add_argument("name", metavar="NAME", help="message name, e.g. pretooluse-eval-guard")
-    preview.add_argument(
+def _preview_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", metavar="NAME", help="message name, e.g. pretooluse-eval-guard")
+    parser.add_argument(
         "--set", action="append", metavar="KEY=VALUE", help="placeholder value (repeatable)"
     )
-    preview.set_defaults(handler=_cmd_preview)
 
-    explain = commands.add_parser(
-        "explain",
-        parents=[common],
-        help="explain a diagnostic code, or list them all",
-        description="Print a code's summary, an example of the problem and the fix; "
-        "with no CODE, list every code.",
-        epilog=EXIT_CODES_HELP,
-    )
-    explain.add_argument("code", nargs="?", metavar="CODE")
-    explain.set_defaults(handler=_cmd_explain)
 
-    package = commands.add_parser(
-        "package",
-        parents=[common],
-        help="write the reproducible release archive (refused if check fails)",
-        description="Check, then write dist/hookmsg-assets-VERSION.tar.gz: the generated "
-        "files, every message's delivered text and a manifest of sizes and SHA-256 sums. "
-        "VERSION is the content version (default: `git describe --tags --always --dirty`). "
-        "Times come from SOURCE_DATE_EPOCH, else the last commit. A dirty tree warns; an "
-        "existing archive with different bytes is never replaced.",
-        epilog=EXIT_CODES_HELP,
-    )
-    package.add_argument("--output", metavar="DIR", help="folder for the archive (default dist/)")
-    package.add_argument(
+def _explain_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("code", nargs="?", metavar="CODE")
+
+
+def _package_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--output", metavar="DIR", help="folder for the archive (default dist/)")
+    parser.add_argument(
         "--content-version",
         metavar="VERSION",
         help="the version in the archive's name (default: git describe --tags --always --dirty)",
     )
-    _format_option(package)
-    package.set_defaults(handler=_cmd_package)
 
-    install = commands.add_parser(
-        "install-render",
-        parents=[common],
-        help="print one harness's hook registration with its install tokens filled in",
-        description="The low-level face of `install`: validate the catalogue, then print "
-        "the registration of one harness with ${PYTHON_BIN} and ${HARNESS_ROOT} replaced. "
-        + PATH_RULES,
-        epilog=EXIT_CODES_HELP,
-    )
-    install.add_argument("--harness", required=True, metavar="ID", help="e.g. codex")
-    install.add_argument("--python", required=True, metavar="PATH", help="the interpreter")
-    install.add_argument("--root", required=True, metavar="PATH", help="the install root")
-    install.add_argument("--strict", action="store_true", help="render strict mode")
-    install.set_defaults(handler=_cmd_install_render)
 
-    real = commands.add_parser(
-        "install",
-        parents=[common],
-        help="lay out the install root and merge a harness's registration into a project",
-        description="Write the dispatcher and assets to the install root (atomically; an "
-        "existing folder is replaced only if it is a hookmsg install root), then merge the "
-        "harness's registration into the project's settings file without touching anything "
-        "that is not ours. A file that is not valid JSON, or that could not be written back "
-        "exactly, is refused and left untouched. " + PATH_RULES,
-        epilog=EXIT_CODES_HELP,
+def _install_render_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--harness", required=True, metavar="ID", help="e.g. codex")
+    parser.add_argument("--python", required=True, metavar="PATH", help="the interpreter")
+    parser.add_argument("--root", required=True, metavar="PATH", help="the install root")
+    parser.add_argument("--strict", action="store_true", help="render strict mode")
+
+
+def _project_arguments(parser: argparse.ArgumentParser) -> None:
+    """--harness, --project and --user: which settings file `install`, `verify` and
+    `uninstall` work on."""
+    parser.add_argument("--harness", required=True, metavar="ID", help="e.g. codex")
+    parser.add_argument("--project", metavar="DIR", help="the project (default: cwd)")
+    parser.add_argument(
+        "--user",
+        action="store_true",
+        help="xcsh only: the module in ~/.xcsh/agent/extensions/ instead of the project's",
     )
-    real.add_argument("--harness", required=True, metavar="ID", help="e.g. codex")
-    real.add_argument(
+
+
+def _install_arguments(parser: argparse.ArgumentParser) -> None:
+    _project_arguments(parser)
+    parser.add_argument(
         "--root",
         metavar="DIR",
         help="the install root (default: $XDG_DATA_HOME/hookmsg/VERSION, else "
         "~/.local/share/hookmsg/VERSION)",
     )
-    real.add_argument("--project", metavar="DIR", help="the project (default: cwd)")
-    real.add_argument(
+    parser.add_argument(
         "--python",
         metavar="PATH",
         help="the interpreter hooks run (default: this one's base, outside any venv)",
     )
-    real.add_argument("--dry-run", action="store_true", help="print the diff; change nothing")
-    real.add_argument(
+    parser.add_argument("--dry-run", action="store_true", help="print the diff; change nothing")
+    parser.add_argument(
         "--strict", action="store_true", help="strict mode: guards refuse where they can"
     )
-    real.add_argument(
-        "--user",
-        action="store_true",
-        help="xcsh only: the module in ~/.xcsh/agent/extensions/ instead of the project's",
-    )
-    real.set_defaults(handler=_cmd_install)
 
-    verify = commands.add_parser(
+
+@dataclass(frozen=True)
+class Subcommand:
+    """One row of the command table: a new subcommand is a handler and one row."""
+
+    name: str
+    help: str
+    description: str
+    handler: Callable[[argparse.Namespace], int]
+    arguments: Callable[[argparse.ArgumentParser], None] | None = None
+    formats: bool = False  # takes --format
+    defaults: tuple[tuple[str, object], ...] = ()
+
+
+SUBCOMMANDS: tuple[Subcommand, ...] = (
+    Subcommand(
+        "validate",
+        "check messages and the catalogue against every rule",
+        "Check messages and the catalogue. With no PATH: the configured messages folder, the "
+        "catalogue and the skill index. With PATHs: those files and folders (registry rules "
+        "apply to files inside the messages folder); - reads one message from standard input.",
+        _cmd_validate,
+        _validate_arguments,
+        formats=True,
+    ),
+    Subcommand(
+        "build",
+        "validate, then write every generated file whose bytes change",
+        "Validate, then render every generated file and write those that changed "
+        "(atomically); remove stale files from the generated folder. With --check, compare "
+        "instead and write nothing.",
+        _cmd_build,
+        _build_arguments,
+        formats=True,
+    ),
+    Subcommand(
+        "check",
+        "fail if a generated file drifted from its sources (writes nothing)",
+        "Render every output in memory and compare with the committed files: list every "
+        "drifted, missing and stale file with a diff and the command that fixes it. "
+        "Validation errors also fail the check. Never writes.",
+        _cmd_build,
+        formats=True,
+        defaults=(("check", True),),
+    ),
+    Subcommand(
+        "watch",
+        "build on every save; one status line per run",
+        "Build once, then watch the messages, the catalogue, the skill sources and "
+        "pyproject.toml, and build again after each save; print one status line per run. "
+        "Ctrl-C stops it.",
+        _cmd_watch,
+        formats=True,
+    ),
+    Subcommand(
+        "preview",
+        "print exactly what the assistant receives for a message",
+        "Print what the assistant receives: a context message's delivered text, or a guard's "
+        "Advisory filled in (with --set values, else the registry's samples) followed by its "
+        "`Full procedure:` line. The size goes to standard error.",
+        _cmd_preview,
+        _preview_arguments,
+    ),
+    Subcommand(
+        "explain",
+        "explain a diagnostic code, or list them all",
+        "Print a code's summary, an example of the problem and the fix; with no CODE, list "
+        "every code.",
+        _cmd_explain,
+        _explain_arguments,
+    ),
+    Subcommand(
+        "package",
+        "write the reproducible release archive (refused if check fails)",
+        "Check, then write dist/hookmsg-assets-VERSION.tar.gz: the generated files, every "
+        "message's delivered text and a manifest of sizes and SHA-256 sums. VERSION is the "
+        "content version (default: `git describe --tags --always --dirty`). Times come from "
+        "SOURCE_DATE_EPOCH, else the last commit. A dirty tree warns; an existing archive "
+        "with different bytes is never replaced.",
+        _cmd_package,
+        _package_arguments,
+        formats=True,
+    ),
+    Subcommand(
+        "install-render",
+        "print one harness's hook registration with its install tokens filled in",
+        "The low-level face of `install`: validate the catalogue, then print the "
+        "registration of one harness with ${PYTHON_BIN} and ${HARNESS_ROOT} replaced. "
+        + PATH_RULES,
+        _cmd_install_render,
+        _install_render_arguments,
+    ),
+    Subcommand(
+        "install",
+        "lay out the install root and merge a harness's registration into a project",
+        "Write the dispatcher and assets to the install root (atomically; an existing folder "
+        "is replaced only if it is a hookmsg install root), then merge the harness's "
+        "registration into the project's settings file without touching anything that is "
+        "not ours. A file that is not valid JSON, or that could not be written back exactly, "
+        "is refused and left untouched. " + PATH_RULES,
+        _cmd_install,
+        _install_arguments,
+    ),
+    Subcommand(
         "verify",
-        parents=[common],
-        help="check that a harness's registration is present, current and complete",
-        description="Exit 0 when the project's settings file holds our registration, it is "
-        "what the registry generates now, and the install root it runs is complete (every "
-        "file matches the manifest); else exit 1 with one line per reason.",
-        epilog=EXIT_CODES_HELP,
-    )
-    verify.add_argument("--harness", required=True, metavar="ID", help="e.g. codex")
-    verify.add_argument("--project", metavar="DIR", help="the project (default: cwd)")
-    verify.add_argument(
-        "--user",
-        action="store_true",
-        help="xcsh only: the module in ~/.xcsh/agent/extensions/ instead of the project's",
-    )
-    verify.set_defaults(handler=_cmd_verify)
-
-    uninstall = commands.add_parser(
+        "check that a harness's registration is present, current and complete",
+        "Exit 0 when the project's settings file holds our registration, it is what the "
+        "registry generates now, and the install root it runs is complete (every file "
+        "matches the manifest); else exit 1 with one line per reason.",
+        _cmd_verify,
+        _project_arguments,
+    ),
+    Subcommand(
         "uninstall",
-        parents=[common],
-        help="remove our entries from a harness's settings file",
-        description="Remove only hookmsg's entries; every other key and hook stays as it "
-        "was. An event list left empty is removed; the install root is left in place.",
+        "remove our entries from a harness's settings file",
+        "Remove only hookmsg's entries; every other key and hook stays as it was. An event "
+        "list left empty is removed; the install root is left in place.",
+        _cmd_uninstall,
+        _project_arguments,
+    ),
+)
+
+
+def _conventions(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    """The options every command takes, before or after its name. Under a subcommand they
+    default to nothing, so `hookmsg -q validate` keeps the `-q` given before the name."""
+
+    def default(value: object) -> object:
+        return value if top else argparse.SUPPRESS
+
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", default=default(False), help="print findings only"
+    )
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", default=default(False), help="per-file detail"
+    )
+    parser.add_argument(
+        "--color",
+        "--colour",
+        dest="color",
+        choices=COLOUR_CHOICES,
+        default=default("auto"),
+        help="colour the findings (default auto: a terminal, unless NO_COLOR or TERM=dumb; "
+        "FORCE_COLOR forces it)",
+    )
+    for name, does in (("select", "show only"), ("ignore", "hide")):
+        parser.add_argument(
+            f"--{name}",
+            action="append",
+            metavar="CODES",
+            default=default([]),
+            help=f"{does} these codes, comma-separated; a prefix covers its family (B, B00)",
+        )
+
+
+class _Version(argparse.Action):
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        from hookmsg.commands.version import version_lines
+
+        sys.stdout.write("".join(line + "\n" for line in version_lines()))
+        parser.exit()
+
+
+def build_parser() -> Parser:
+    parser = Parser(
+        prog="hookmsg",
+        description="Validate, render and check AI-assistant hook messages.",
         epilog=EXIT_CODES_HELP,
     )
-    uninstall.add_argument("--harness", required=True, metavar="ID", help="e.g. codex")
-    uninstall.add_argument("--project", metavar="DIR", help="the project (default: cwd)")
-    uninstall.add_argument(
-        "--user",
-        action="store_true",
-        help="xcsh only: the module in ~/.xcsh/agent/extensions/ instead of the project's",
+    parser.add_argument(
+        "--version", action=_Version, nargs=0, help="hookmsg's version and the content version"
     )
-    uninstall.set_defaults(handler=_cmd_uninstall)
+    _conventions(parser, top=True)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for row in SUBCOMMANDS:
+        sub = commands.add_parser(
+            row.name, help=row.help, description=row.description, epilog=EXIT_CODES_HELP
+        )
+        _conventions(sub, top=False)
+        if row.formats:
+            _format_option(sub)
+        if row.arguments is not None:
+            row.arguments(sub)
+        sub.set_defaults(handler=row.handler, **dict(row.defaults))
     return parser
 
 
@@ -372,25 +514,90 @@ def _printable_streams() -> None:
                 reconfigure(errors="backslashreplace")
 
 
-_PARSERS: list[argparse.ArgumentParser] = []
+_PARSERS: list[Parser] = []
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser() -> Parser:
     """One parser per process: parsing never changes it, and building it costs each run."""
     if not _PARSERS:
         _PARSERS.append(build_parser())
     return _PARSERS[0]
 
 
-def run(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code instead of exiting."""
-    _printable_streams()
+def _subparser(parser: Parser, name: str | None) -> Parser | None:
+    for action in parser._actions:  # argparse keeps its subparsers only here
+        if isinstance(action, argparse._SubParsersAction) and name in action.choices:
+            found = action.choices[name]
+            return found if isinstance(found, Parser) else None
+    return None
+
+
+def _parse(parser: Parser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse; an unknown option is refused with the nearest option of its subcommand."""
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        sub = _subparser(parser, args.command)
+        known = parser.options() + (sub.options() if sub is not None else [])
+        hints = []
+        for word in extra:
+            nearest = _nearest(word.split("=", 1)[0], known) if word.startswith("-") else None
+            if nearest:
+                hints.append(f"did you mean '{nearest}' for '{word}'?")
+        (sub or parser).error("; ".join(["unrecognized arguments: " + " ".join(extra), *hints]))
+    return args
+
+
+def _project_root() -> Path | None:
+    from hookmsg.settings import find_root
+
+    try:
+        return find_root()
+    except HookmsgError:
+        return None
+
+
+def _codes(option: str, values: list[str]) -> tuple[str, ...]:
+    if not values:
+        return ()
+    from hookmsg.codes import KNOWN_CODES
+    from hookmsg.diagnostics import parse_code_prefixes
+
+    entries, unknown = parse_code_prefixes(values)
+    if unknown:
+        nearest = _nearest(unknown[0], sorted(KNOWN_CODES))
+        hint = f"; did you mean '{nearest}'?" if nearest else "; `hookmsg explain` lists them"
+        raise UsageError(f"{option} {unknown[0]}: no code starts with it{hint}")
+    return entries
+
+
+def _configure_output(args: argparse.Namespace) -> None:
+    """Quiet, colour, the codes shown and the working directory, for this run's output.
+
+    The code table is imported only when --select or --ignore names codes: the
+    clean-check fast path stays light.
+    """
+    if args.quiet and args.verbose:
+        raise UsageError("-q and -v cannot be combined")
+    from hookmsg.report import CodeSelection, Output, configure
+
+    codes = CodeSelection(_codes("--select", args.select), _codes("--ignore", args.ignore))
+    root, cwd = _project_root(), Path.cwd().absolute()
+    configure(Output(quiet=args.quiet, colour=args.color, codes=codes, root=root, cwd=cwd))
+
+
+def _only_hidden_findings() -> bool:
+    report = sys.modules.get("hookmsg.report")
+    return report is not None and bool(report.only_hidden_findings())
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        args = _parse(parser, argv)
     except SystemExit as stop:  # argparse reports usage errors (and --help) this way
         return stop.code if isinstance(stop.code, int) else EXIT_OK
     try:
+        _configure_output(args)
         with _terminate_as_interrupt():
             code: int = args.handler(args)
     except HookmsgError as error:
@@ -402,6 +609,28 @@ def run(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt as error:
         sys.stderr.write("hookmsg: interrupted; no output was changed\n")
         return exit_code_for(error)
+    # Findings that --select/--ignore hid do not fail the run.
+    return EXIT_OK if code == EXIT_FINDINGS and _only_hidden_findings() else code
+
+
+def _discard_stdout() -> None:
+    """After the reader closed the pipe: what is still buffered goes nowhere, so the flush
+    at exit raises nothing either."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code instead of exiting."""
+    _printable_streams()
+    try:
+        code = _run(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `hookmsg explain | head -1`: the reader has what it wanted
+        _discard_stdout()
+        return EXIT_CLOSED_PIPE
     return code
 
 

@@ -139,3 +139,12 @@ def format_diagnostics(diagnostics: Sequence[Diagnostic], fmt: str, *, ascii: bo
     if formatter is None:
         raise ValueError(f"unknown diagnostic format '{fmt}'; known: {', '.join(FORMATTERS)}")
     return formatter(diagnostics, ascii)
+
+
+def parse_code_prefixes(values: Iterable[str]) -> tuple[tuple[str, ...], list[str]]:
+    """Comma-separated entries from repeated options, upper-cased; and those that match no
+    known code (the caller reports them)."""
+    entries = [part.strip().upper() for value in values for part in value.split(",")]
+    entries = [entry for entry in entries if entry]
+    unknown = [e for e in entries if e != "ALL" and not any(c.startswith(e) for c in KNOWN_CODES)]
+    return tuple(entries), unknown

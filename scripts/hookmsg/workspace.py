@@ -27,7 +27,7 @@ from hookmsg.rules import files
 from hookmsg.rules import wiring as wiring_rules
 from hookmsg.rules.families import ProjectFacts, check_project
 from hookmsg.rules.messages import MessageContext, check_message
-from hookmsg.source import read_source
+from hookmsg.source import SourceText, read_source
 
 
 @dataclass
@@ -276,19 +276,41 @@ def validate_paths(workspace: Workspace, paths: Sequence[Path]) -> list[Diagnost
     """Message rules on explicit files and folders; registry rules for those in `messages/`."""
     project = workspace.project
     found: list[Diagnostic] = list(workspace.catalogue.diagnostics)
-    messages_dir = project.messages_dir.resolve()
     for path in _expand(paths):
         message, problems = read_message(project, path.absolute(), check_folders=True)
         found += problems
-        if message is None:
-            continue
-        registered = path.absolute().resolve().parent == messages_dir
-        found += check_message(message, workspace.context_for(message, registered=registered))
-        if registered and workspace.catalogue.registry is not None:
-            found += wiring_rules.unregistered(
-                workspace.catalogue.registry,
-                workspace.catalogue.registry_display,
-                message.name,
-                message.display,
-            )
+        if message is not None:
+            found += _message_rules(workspace, message, path)
     return sort_diagnostics(found)
+
+
+@one_run()
+def validate_text(workspace: Workspace, data: bytes, display: str, path: Path) -> list[Diagnostic]:
+    """Message rules on bytes read from standard input, named `display` in diagnostics;
+    registry rules too when `path` (where the text would live) is in the messages folder."""
+    project = workspace.project
+    found: list[Diagnostic] = list(workspace.catalogue.diagnostics)
+    limit = project.settings.max_file_bytes
+    if len(data) > limit:
+        return sort_diagnostics([*found, files.too_large(display, limit)])
+    text, had_bom, problems = files.check_bytes(data, display)
+    found += problems
+    if text is not None:
+        source = SourceText(path=path, display=display, text=text, had_bom=had_bom)
+        found += _message_rules(
+            workspace, parse_message(source, project.settings.licence_line), path
+        )
+    return sort_diagnostics(found)
+
+
+def _message_rules(workspace: Workspace, message: Message, path: Path) -> list[Diagnostic]:
+    registered = path.absolute().resolve().parent == workspace.project.messages_dir.resolve()
+    found = [*check_message(message, workspace.context_for(message, registered=registered))]
+    if registered and workspace.catalogue.registry is not None:
+        found += wiring_rules.unregistered(
+            workspace.catalogue.registry,
+            workspace.catalogue.registry_display,
+            message.name,
+            message.display,
+        )
+    return found

@@ -19,7 +19,7 @@ from hookmsg.outputs import (
     write_all,
 )
 from hookmsg.paths import one_run
-from hookmsg.report import emit, note, summary
+from hookmsg.report import emit, note, shows, summary
 from hookmsg.workspace import load_workspace, validate_workspace
 
 
@@ -66,8 +66,9 @@ def _build_locked(
             drift = find_drift(workspace, render_outputs(workspace, selected), stale=tidy)
         blocked = bool(diagnostics) or any(d.state in REFUSED_STATES for d in drift)
         emit(sorted([*diagnostics, *(d.diagnostic(blocked=blocked) for d in drift)]), fmt)
-        if drift and fmt == "text":
-            sys.stdout.write(format_drift_details(drift, blocked=blocked))
+        shown = [d for d in drift if shows(d.diagnostic().code)]  # --select/--ignore
+        if shown and fmt == "text":
+            sys.stdout.write(format_drift_details(shown, blocked=blocked))
         if verbose or ((diagnostics or drift) and fmt == "text"):
             note(summary([*diagnostics, *(d.diagnostic() for d in drift)], "check"))
         if diagnostics or drift:

@@ -1,0 +1,130 @@
+"""The held-out guard corpus (`tests/guard_holdout/`) is well formed.
+
+The corpus is measured, never tuned against, so this test only reads it: one file per guard
+that `catalog/hooks.toml` wires, each case in the shared case format, its payload in the shape
+of a harness that delivers the guard's tools. It never runs a guard.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import pytest
+
+from tests.support.repository import REPO
+
+HOLDOUT = REPO / "tests" / "guard_holdout"
+TABLE = json.loads((REPO / "generated" / "dispatch-table.json").read_text(encoding="utf-8"))
+CONTRACTS: dict[str, dict[str, Any]] = TABLE["contracts"]
+HOOKS = tomllib.loads((REPO / "catalog" / "hooks.toml").read_text(encoding="utf-8"))
+KEYS = {"id", "expect", "contract", "event", "payload", "files", "says", "note"}
+REQUIRED = {"id", "expect", "contract", "payload"}
+KEBAB = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+MINIMUM = 40
+
+
+def _registered() -> dict[str, set[tuple[str, str]]]:
+    """Guard -> the (event, tool) pairs its dispatch entries wire it for."""
+    wired: dict[str, set[tuple[str, str]]] = {}
+    for entry in HOOKS["dispatch"]:
+        tools = entry.get("matcher", "*").split("|")
+        for name in entry["messages"]:
+            if name in HOOKS.get("guards", {}):
+                wired.setdefault(name, set()).update((entry["event"], tool) for tool in tools)
+    return wired
+
+
+WIRED = _registered()
+FILES = sorted(HOLDOUT.glob("*.toml"))
+
+
+def _load(path: Path) -> dict[str, Any]:
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def _cases(path: Path) -> list[dict[str, Any]]:
+    cases = _load(path)["cases"]
+    assert isinstance(cases, list)
+    return cases
+
+
+def test_one_file_per_wired_guard() -> None:
+    assert {path.stem for path in FILES} == {name.removeprefix("pretooluse-") for name in WIRED}
+    for path in FILES:
+        assert _load(path)["guard"] == "pretooluse-" + path.stem, path.name
+
+
+@pytest.mark.parametrize("path", FILES, ids=[path.stem for path in FILES])
+def test_cases_have_the_shared_shape(path: Path) -> None:
+    cases = _cases(path)
+    ids = [case.get("id") for case in cases]
+    assert len(ids) == len(set(ids)), [i for i in ids if ids.count(i) > 1]
+    for case in cases:
+        where = f"{path.name}: {case.get('id')}"
+        assert REQUIRED <= case.keys() <= KEYS, where
+        assert isinstance(case["id"], str) and KEBAB.fullmatch(case["id"]), where
+        assert case["expect"] in {"fire", "silent"}, where
+        assert case["contract"] in CONTRACTS, where
+        assert case.get("event", "PreToolUse") in TABLE["events"], where
+        assert isinstance(case["payload"], dict) and case["payload"], where
+        _check_optional(case, where)
+
+
+def _check_optional(case: dict[str, Any], where: str) -> None:
+    says = case.get("says", [])
+    assert isinstance(says, list) and all(isinstance(s, str) and s for s in says), where
+    assert isinstance(case.get("note", ""), str), where
+    files = case.get("files", {})
+    assert isinstance(files, dict), where
+    for name, text in files.items():
+        relative = PurePosixPath(name)
+        assert not relative.is_absolute() and ".." not in relative.parts, where
+        assert isinstance(text, str), where
+
+
+@pytest.mark.parametrize("path", FILES, ids=[path.stem for path in FILES])
+def test_enough_cases_about_half_each_way(path: Path) -> None:
+    expects = [case["expect"] for case in _cases(path)]
+    assert len(expects) >= MINIMUM
+    assert 0.35 <= expects.count("fire") / len(expects) <= 0.65
+
+
+def _tool(contract: dict[str, Any], payload: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The payload's tool, as a registry tool name, and its input, read as that harness sends it."""
+    if contract["payload"] == "copilot":
+        name, arguments = payload["toolName"], json.loads(payload["toolArgs"])
+    else:
+        name, arguments = payload["tool_name"], payload["tool_input"]
+    assert isinstance(arguments, dict)
+    if name in contract["patch_tools"]:
+        return "apply_patch", arguments
+    return contract["tools"][name], arguments
+
+
+@pytest.mark.parametrize("path", FILES, ids=[path.stem for path in FILES])
+def test_payloads_reach_the_guard_on_their_harness(path: Path) -> None:
+    """Each payload names a tool its harness has, and one the registry wires the guard for
+    (a patch tool stands for Write and Edit), and that harness delivers the event."""
+    wired = WIRED["pretooluse-" + path.stem]
+    for case in _cases(path):
+        contract = CONTRACTS[case["contract"]]
+        event = case.get("event", "PreToolUse")
+        assert event in contract["event_names"], case["id"]
+        tool, arguments = _tool(contract, case["payload"])
+        folded = {"Write", "Edit"} if tool == "apply_patch" else {tool}
+        assert folded & {t for e, t in wired if e == event}, case["id"]
+        assert arguments, case["id"]
+
+
+def test_patches_are_codex_patches() -> None:
+    for path in FILES:
+        for case in _cases(path):
+            payload = case["payload"]
+            if payload.get("tool_name") == "apply_patch":
+                patch = payload["tool_input"]["command"]
+                assert patch.startswith("*** Begin Patch\n"), case["id"]
+                assert patch.endswith("*** End Patch\n"), case["id"]
