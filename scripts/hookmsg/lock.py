@@ -1,7 +1,10 @@
-"""One build at a time per generated folder; checks wait for a running build.
+"""One build at a time per project; checks wait for a running build.
 
-An advisory `flock` on the generated folder itself: no lock file to leave behind or
-to mistake for a stale output. Where `fcntl` does not exist the lock is a no-op.
+An advisory `flock` on the project's root folder itself: no lock file to leave behind or
+to mistake for a stale output, nothing created (a build that refuses leaves the tree as
+it was), and a folder that stays put: a build replaces the generated folder as a whole
+(see `hookmsg.staging`), so a lock on that folder would be a lock on the old one. Where
+`fcntl` does not exist the lock is a no-op.
 """
 
 from __future__ import annotations
@@ -19,14 +22,7 @@ except ImportError:  # pragma: no cover - not on POSIX
 
 @contextlib.contextmanager
 def folder_lock(folder: Path, *, exclusive: bool) -> Iterator[None]:
-    """Hold a shared (check) or exclusive (build) lock on `folder` while inside.
-
-    A build creates the folder first, so that two builds into a missing folder still
-    take turns; a check of a missing folder has nothing to wait for.
-    """
-    if exclusive:
-        with contextlib.suppress(OSError):  # if it cannot be made, the write reports why
-            folder.mkdir(parents=True, exist_ok=True)
+    """Hold a shared (check) or exclusive (build) lock on `folder` (the root) while inside."""
     if fcntl is None or not folder.is_dir():
         yield
         return

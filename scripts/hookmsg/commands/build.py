@@ -36,10 +36,10 @@ def build(
     Check mode never writes. Write mode writes nothing unless validation is clean,
     and then replaces only the files whose bytes change.
     """
-    # A build holds the generated folder exclusively; a check waits for it, so it never
+    # A build holds the project exclusively; a check waits for it, so it never
     # sees a half-finished build's temporary files.
     # One run: each path resolved once, and afresh for the next run in this process.
-    with folder_lock(project.generated_dir, exclusive=not check), one_run():
+    with folder_lock(project.root, exclusive=not check), one_run():
         return _build_locked(project, check=check, fmt=fmt, names=names, verbose=verbose)
 
 
