@@ -115,7 +115,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     ),
     "check and render": ("rules/*", "render/*"),
     "pipeline": ("loading", "workspace"),
-    "outputs": ("outputs", "check_cache", "archive", "install_root", "installing/*"),
+    "outputs": ("outputs", "staging", "check_cache", "archive", "install_root", "installing/*"),
     "faces": ("commands/*", "cli"),
 }
 ORDER = list(LAYERS)
