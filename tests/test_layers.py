@@ -111,6 +111,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "registration_plan",
         "skill_sources",
         "loaded",
+        "mending",
         "template",
     ),
     "check and render": ("rules/*", "render/*"),

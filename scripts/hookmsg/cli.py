@@ -72,6 +72,15 @@ def _cmd_build(args: argparse.Namespace) -> int:
     )
 
 
+def _cmd_fix(args: argparse.Namespace) -> int:
+    from hookmsg.commands.fix import fix
+    from hookmsg.config import load_project
+    from hookmsg.report import choose_format
+
+    paths = [Path(p) for p in args.paths]
+    return fix(load_project(), paths, diff=args.diff, fmt=choose_format(args.format))
+
+
 def _cmd_preview(args: argparse.Namespace) -> int:
     from hookmsg.commands.preview import preview
     from hookmsg.config import load_project
@@ -167,6 +176,21 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("paths", nargs="*", metavar="PATH", help="message files or folders")
     _format_option(validate)
     validate.set_defaults(handler=_cmd_validate)
+
+    fix = commands.add_parser(
+        "fix",
+        parents=[common],
+        help="mend the findings that have one right answer (licence line, line endings, "
+        "binding order, arrows, reciprocal cross-bindings)",
+        description="Mend mechanical findings in message files, like `ruff --fix`. With no "
+        "PATH: every message in the messages folder. Never touches the generated folder. "
+        "Exits 1 when a finding of those kinds is left that needs a hand.",
+        epilog=EXIT_CODES_HELP,
+    )
+    fix.add_argument("--diff", action="store_true", help="print the changes; write nothing")
+    fix.add_argument("paths", nargs="*", metavar="PATH", help="message files or folders")
+    _format_option(fix)
+    fix.set_defaults(handler=_cmd_fix)
 
     build = commands.add_parser(
         "build",
