@@ -470,6 +470,22 @@ def test_corrupt_doit_state_costs_only_a_rebuild(
     assert ran(quiet) == [], "the rebuilt state file is usable: nothing runs twice"
 
 
+@pytest.mark.parametrize("side", ["-journal", "-wal", "-shm"])
+def test_a_folder_where_sqlite_keeps_its_journal_is_one_finding(doit_repo: Path, side: str) -> None:
+    """A folder named like the state file's journal (an older hookmsg let `generated` take
+    that name) stops `doit` with K003 and how to fix it, never with a traceback."""
+    folder = doit_repo / f"{STATE}{side}"
+    folder.mkdir()
+    refused = doit(doit_repo)
+    assert refused.returncode == 2, refused.stdout
+    assert f"{STATE}{side}:1:1: K003 " in refused.stdout and "remove it" in refused.stdout
+    assert "Traceback" not in refused.stdout
+    folder.rmdir()
+    again = doit(doit_repo)
+    assert again.returncode == 0, again.stdout
+    assert ran(again) == []
+
+
 def _ignored(paths: list[str]) -> list[str]:
     """The paths (relative to the repository root) that git ignores."""
     result = subprocess.run(
@@ -513,12 +529,13 @@ def test_a_second_interrupt_during_the_restore_waits_for_it(
         if restoring and not state["signalled"]:
             state["signalled"] = True
             os.kill(os.getpid(), signum)  # the second interrupt, in the middle of the restore
-        elif str(source).endswith(".tmp"):
+        elif str(source).endswith(".tmp") and "/.hookmsg-cache/" not in str(target):
             state["renames"] += 1
             if state["renames"] == 3:
                 raise OSError(errno.ENOSPC, "No space left on device", str(target))
         real_replace(source, target)  # type: ignore[arg-type]
 
+    by_file(monkeypatch)  # the restore belongs to the file-by-file application
     monkeypatch.setattr(os, "replace", replace)
     try:
         result = cli("build")

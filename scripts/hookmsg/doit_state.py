@@ -22,6 +22,7 @@ from hookmsg.file_memo import SETTLE_NS, stamp_of
 from hookmsg.rules.settings import unusable_state_file
 
 MEMO_TABLE = "hookmsg_memo"
+SQLITE_SIDE_FILES = ("-journal", "-wal", "-shm")
 
 
 def _problem(path: Path) -> str | None:
@@ -42,9 +43,14 @@ def open_state(path: Path) -> tuple[dict[str, Any], str | None]:
     """
     import sqlite3
 
-    problem = _problem(path)
-    if problem is not None:
-        raise unusable_state_file(path, f"{problem}; remove it (losing it only costs a rebuild)")
+    # sqlite3 writes its journal beside the file: a folder there (left by an older
+    # hookmsg that let `generated` take that name) breaks every run just the same.
+    for name in (path.name, *(path.name + suffix for suffix in SQLITE_SIDE_FILES)):
+        problem = _problem(path.with_name(name))
+        if problem is not None:
+            raise unusable_state_file(
+                path.with_name(name), f"{problem}; remove it (losing it only costs a rebuild)"
+            )
     if not path.exists():
         return {}, None
     try:
