@@ -13,6 +13,7 @@ doit command (`doit`, `doit list`, `doit info`, ...) with its K001 line and exit
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
@@ -41,6 +42,7 @@ from hookmsg.declared import (  # noqa: E402 (needs the path above)
     survey,
 )
 from hookmsg.doit_state import (  # noqa: E402
+    SEALS,
     StampChecker,
     content_mark,
     holds_the_same,
@@ -53,7 +55,7 @@ from hookmsg.settings import checked_settings  # noqa: E402
 from hookmsg.sourcefiles import sourced_files  # noqa: E402 (standard library only)
 
 DOIT_CONFIG: dict[str, Any] = {
-    "default_tasks": ["validate", *(spec.task for spec in OUTPUTS)],
+    "default_tasks": ["validate", *(spec.task for spec in OUTPUTS), "publish"],
     # sqlite3 takes concurrent runs safely; the state file is git-ignored and losing
     # it only costs a rebuild.
     "backend": "sqlite3",
@@ -79,6 +81,7 @@ try:
     if _NOTE:
         print(_NOTE, file=sys.stderr)
     MEMO = FileMemo(_REMEMBERED)
+    SEALS.load(_REMEMBERED)
     SETTINGS = checked_settings(ROOT, MEMO)
 except HookmsgError as error:
     _stop(str(error))
@@ -111,6 +114,9 @@ REGISTRATIONS = registration_files(ROOT, SETTINGS, MEMO)
 # The skill and command files that the skill catalogue's `[[sources]]` name.
 SOURCED_FILES = sourced_files(ROOT, ROOT / CATALOG["skills.toml"], MEMO)
 remember(STATE, MEMO.fresh)
+# The files this run proved by hashing, once settled, are believed by their stamp from
+# the next run on (see `hookmsg.doit_state.Seals`): written when doit has finished.
+atexit.register(lambda: remember(STATE, SEALS.fresh))
 
 
 def _files_of(spec: OutputSpec) -> list[str]:
@@ -287,10 +293,48 @@ def _validate_task() -> dict[str, Any]:
     }
 
 
+# One staged commit over every output of the run (see `hookmsg.staging`): each generator
+# task writes into the stage, and `publish` (or, when only some tasks were asked for, the
+# generators' teardown) swaps it in whole once every one of them has succeeded. A run that
+# fails or is killed leaves the generated folder as it was, wholly.
+_RUN = {"started": 0, "finished": 0}
+
+
 def _build(targets: list[str], *argv: str) -> TaskFailed | dict[str, Any]:
-    """Run `hookmsg build`, then remember the bytes it left in every target."""
+    """Run `hookmsg build` into the stage; remember the bytes it left in every target."""
+    from hookmsg import staging
+
+    stage = staging.begin(ROOT, ROOT / GENERATED_DIR)
+    _RUN["started"] += 1
     failed = _hookmsg(*argv)
-    return failed if failed is not None else {"marks": _marks(targets)}
+    if failed is not None:
+        return failed
+    _RUN["finished"] += 1
+    # The stage's files become the generated folder's as they are (same inodes, same stat).
+    return {"marks": {t: content_mark(stage.inside(ROOT / t)) for t in targets}}
+
+
+def _publish() -> TaskFailed | None:
+    """Commit the stage: the generated folder is replaced whole, in one step."""
+    from hookmsg import staging
+    from hookmsg.errors import HookmsgError
+
+    generated = ROOT / GENERATED_DIR
+    if _RUN["started"] != _RUN["finished"] or sys.exc_info()[0] is not None:
+        staging.discard(generated)  # a task failed or the run was interrupted
+        return None
+    try:
+        staging.commit(generated)
+    except (HookmsgError, OSError) as error:
+        print(f"hookmsg: cannot replace {GENERATED_DIR}: {error}", file=sys.stderr)
+        return TaskFailed(f"the outputs were not replaced: {error}")
+    return None
+
+
+NOTHING_STAGED = _Check(
+    "no task staged an output in this run",
+    lambda task, values: not _RUN["started"],
+)
 
 
 def _generator_task(spec: OutputSpec) -> dict[str, Any]:
@@ -308,6 +352,8 @@ def _generator_task(spec: OutputSpec) -> dict[str, Any]:
         "targets": targets,
         "task_dep": ["validate"],
         "uptodate": uptodate,
+        # When a run asks for some tasks only, `publish` is not among them.
+        "teardown": [(_publish, [])],
         "verbosity": 2,
         # `doit clean` leaves committed outputs alone: they are sources of truth
         # for review, and `hookmsg build` recreates them.
@@ -320,6 +366,14 @@ def _tasks() -> Iterator[dict[str, Any]]:
     yield _validate_task()
     for spec in OUTPUTS:
         yield _generator_task(spec)
+    yield {
+        "basename": "publish",
+        "doc": "Replace the generated folder whole with what this run's tasks staged.",
+        "actions": [(_publish, [])],
+        "task_dep": [spec.task for spec in OUTPUTS],
+        "uptodate": [NOTHING_STAGED],
+        "verbosity": 2,
+    }
     yield {
         "basename": "package",
         "doc": "Write the reproducible release archive under dist/ (refused if check fails).",

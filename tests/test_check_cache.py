@@ -371,3 +371,49 @@ def _forward(event: str, args: tuple[object, ...]) -> None:
 
 
 sys.addaudithook(_forward)
+
+
+_LIMITED = """
+import resource, sys
+limit = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+from hookmsg.cli import run
+raise SystemExit(run(sys.argv[2:]))
+"""
+
+
+def _check_within(
+    project: Path, limit: int, command: str = "check"
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", _LIMITED, str(limit), command],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_a_huge_bindings_named_file_is_never_read_whole(project: Path) -> None:
+    """One Bindings line naming a 3 GB file: every check stays within a small memory limit.
+
+    The file is sparse (no disk used); a check that read it whole would need 3 GB.
+    """
+    huge = project / "docs" / "huge.bin"
+    huge.parent.mkdir()
+    with huge.open("wb") as handle:
+        handle.truncate(3 * 1024**3)
+    _bind_to(project, "docs/huge.bin")
+    limit = 1024**3  # well above what a check needs, a third of the file
+    built = _check_within(project, limit, "build")
+    assert built.returncode == 0, built.stderr[-2000:]
+    for run in ("records the clean result", "answers from the cache"):
+        done = _check_within(project, limit)
+        assert (done.returncode, done.stderr) == (0, "") or (
+            done.returncode == 0 and "unchanged since" in done.stderr
+        ), (run, done.stderr[-2000:])
+        assert "Traceback" not in done.stderr and "MemoryError" not in done.stderr
+    assert known_clean(project)
+    huge.unlink()
+    result = _check_within(project, limit)
+    assert result.returncode == 1 and "B009" in result.stdout, result.stdout[-2000:]

@@ -10,6 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -148,7 +153,7 @@ def test_doit_repairs_a_hand_edited_output_and_only_that_one(
     path.write_bytes(path.read_bytes() + b"\n")
     again = doit(built)
     assert again.code == 0, again.output
-    assert again.ran == {"advisories"}, again.output
+    assert again.ran == {"advisories", "publish"}, again.output
     assert files_under(built / "generated") == committed
 
 
@@ -241,3 +246,118 @@ def test_default_doit_removes_a_stale_output(built: Path, committed: dict[str, b
     assert "outputs" in again.ran
     assert not stale.exists()
     assert files_under(built / "generated") == committed
+
+
+def _killed_doit(root: Path, signum: int, after_lines: int, delay: float) -> str:
+    """Start `doit`, wait for `after_lines` lines of its report and `delay` seconds, then
+    send `signum`: a kill at a chosen point of a real run, between tasks or inside one."""
+    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTIONS", "NO_COLOR")}
+    env.update(PYTHONDONTWRITEBYTECODE="1", PYTHONUNBUFFERED="1")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "doit"],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert process.stdout is not None
+    seen = []
+    try:
+        while len(seen) < after_lines:
+            line = process.stdout.readline()
+            if not line:
+                break
+            seen.append(line)
+        time.sleep(delay)
+        if process.poll() is None:
+            process.send_signal(signum)
+        rest, _ = process.communicate(timeout=300)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    return "".join(seen) + rest
+
+
+def test_a_killed_doit_leaves_the_outputs_wholly_old_or_wholly_new(built: Path) -> None:
+    """SIGTERM and SIGKILL at random points of real `doit` runs (between tasks, inside a
+    task, during the commit): after each kill, `generated/` is exactly the outputs before
+    the run or exactly the outputs after it, never some of each."""
+    # An advisory's text reaches three tasks' outputs: advisories, inventory, dispatch table.
+    stop = built / "messages/pretooluse-eval-guard.md"
+    sources = {"old": stop.read_text(encoding="utf-8")}
+    sources["new"] = sources["old"].replace(
+        "it runs text as code", "it runs text as program code", 1
+    )
+    assert sources["new"] != sources["old"]
+    outputs = {"old": files_under(built / "generated")}
+    rewrite(stop, sources["new"])
+    assert doit(built).code == 0
+    outputs["new"] = files_under(built / "generated")
+    changed = [name for name in outputs["new"] if outputs["new"][name] != outputs["old"][name]]
+    assert len(changed) >= 4, f"the change reaches outputs of several tasks: {changed}"
+    chooser = random.Random(22)
+    state, outcomes = "new", []
+    for trial in range(24):
+        target = "old" if state == "new" else "new"
+        rewrite(stop, sources[target])
+        signum = (signal.SIGTERM, signal.SIGKILL)[trial % 2]
+        report = _killed_doit(built, signum, chooser.randint(0, 8), chooser.uniform(0, 0.15))
+        now = files_under(built / "generated")
+        assert now in (outputs[state], outputs[target]), (
+            f"trial {trial} ({signal.Signals(signum).name}): a mix of old and new outputs:\n"
+            + "\n".join(n for n in changed if now.get(n) not in (None, outputs[state][n]))
+            + "\n"
+            + report
+        )
+        outcomes.append(now == outputs[target])
+        finished = doit(built)
+        assert finished.code == 0, finished.output
+        assert files_under(built / "generated") == outputs[target]
+        assert not (built / ".hookmsg-cache").exists(), "the next run cleans up the stage"
+        state = target
+    assert doit(built, "check").code == 0
+
+
+_COUNTING = """
+import atexit, hashlib, sys
+calls = []
+real = hashlib.file_digest
+def counted(handle, digest):
+    calls.append(getattr(handle, "name", "?"))
+    return real(handle, digest)
+hashlib.file_digest = counted
+atexit.register(lambda: print(f"hashed {len(calls)} files", file=sys.stderr))
+import runpy
+sys.argv = ["doit"]
+runpy.run_module("doit", run_name="__main__")
+"""
+
+
+def _hashed_by_noop_doit(root: Path) -> int:
+    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTIONS", "NO_COLOR")}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    done = subprocess.run(
+        [sys.executable, "-c", _COUNTING],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert all(line.startswith("-- ") for line in done.stdout.split("\n") if line), done.stdout
+    return int(done.stderr.rsplit("hashed ", 1)[1].split()[0])
+
+
+def test_records_taken_right_after_a_clone_are_sealed_once_the_files_settle(repo: Path) -> None:
+    """A first `doit` right after a copy or clone records files that changed within the
+    last 3 s ("racy": their stat alone proves nothing). Once they are older, one no-op run
+    proves them by hashing and seals them; every no-op run after it reads none of them."""
+    first = doit(repo)
+    assert first.code == 0, first.output
+    time.sleep(3.2)  # every source and output is now older than the settle window
+    assert _hashed_by_noop_doit(repo) > 0, "the racy records are proven by hashing once"
+    assert _hashed_by_noop_doit(repo) == 0, "and then believed by their stamp"
+    assert _hashed_by_noop_doit(repo) == 0

@@ -36,6 +36,7 @@ from pathlib import Path
 import pytest
 
 import hookmsg.outputs
+import hookmsg.staging
 from hookmsg.errors import FindingsError
 from hookmsg.outputs import GENERATORS, Generator
 from tests.support.diagnostics import Result
@@ -191,9 +192,23 @@ def _mkstemp_full(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
     monkeypatch.setattr(tempfile, "mkstemp", _Counter(tempfile.mkstemp, 2, _enospc()))
 
 
+def by_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No atomic exchange here: the stage's changes are applied file by file."""
+    monkeypatch.setattr(hookmsg.staging, "_exchange", lambda first, second: False)
+
+
 def _backup_full(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
-    # No hard link (EMLINK), and the copy that replaces it finds the disk full.
-    monkeypatch.setattr(os, "link", _Counter(os.link, 2, OSError(errno.EMLINK, "Too many links")))
+    # Applied file by file, each replaced output's backup: no hard link (EMLINK), and
+    # the copy that replaces it finds the disk full.
+    by_file(monkeypatch)
+    real_link = os.link
+
+    def link(source: object, target: object, **kwargs: object) -> None:
+        if str(target).endswith(".bak"):
+            raise OSError(errno.EMLINK, "Too many links")
+        real_link(source, target, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "link", link)
     real = Path.write_bytes
 
     def write_bytes(self: Path, data: bytes) -> int:
@@ -299,12 +314,16 @@ elif where == "renamed":
 
     def replace(source, target):
         real_replace(source, target)
-        if str(source).endswith(".tmp"):
+        if str(source).endswith(".tmp") and "/.hookmsg-cache/" not in str(target):
             renamed.append(target)
             if len(renamed) == 2:
                 pause()
 
     os.replace = replace
+    # Renames into the generated folder happen only when outputs are applied file by file.
+    import hookmsg.staging as staging
+
+    staging._exchange = lambda first, second: False
 
 from hookmsg.cli import main
 
@@ -451,6 +470,22 @@ def test_corrupt_doit_state_costs_only_a_rebuild(
     assert ran(quiet) == [], "the rebuilt state file is usable: nothing runs twice"
 
 
+@pytest.mark.parametrize("side", ["-journal", "-wal", "-shm"])
+def test_a_folder_where_sqlite_keeps_its_journal_is_one_finding(doit_repo: Path, side: str) -> None:
+    """A folder named like the state file's journal (an older hookmsg let `generated` take
+    that name) stops `doit` with K003 and how to fix it, never with a traceback."""
+    folder = doit_repo / f"{STATE}{side}"
+    folder.mkdir()
+    refused = doit(doit_repo)
+    assert refused.returncode == 2, refused.stdout
+    assert f"{STATE}{side}:1:1: K003 " in refused.stdout and "remove it" in refused.stdout
+    assert "Traceback" not in refused.stdout
+    folder.rmdir()
+    again = doit(doit_repo)
+    assert again.returncode == 0, again.stdout
+    assert ran(again) == []
+
+
 def _ignored(paths: list[str]) -> list[str]:
     """The paths (relative to the repository root) that git ignores."""
     result = subprocess.run(
@@ -494,12 +529,13 @@ def test_a_second_interrupt_during_the_restore_waits_for_it(
         if restoring and not state["signalled"]:
             state["signalled"] = True
             os.kill(os.getpid(), signum)  # the second interrupt, in the middle of the restore
-        elif str(source).endswith(".tmp"):
+        elif str(source).endswith(".tmp") and "/.hookmsg-cache/" not in str(target):
             state["renames"] += 1
             if state["renames"] == 3:
                 raise OSError(errno.ENOSPC, "No space left on device", str(target))
         real_replace(source, target)  # type: ignore[arg-type]
 
+    by_file(monkeypatch)  # the restore belongs to the file-by-file application
     monkeypatch.setattr(os, "replace", replace)
     try:
         result = cli("build")
@@ -526,7 +562,7 @@ def test_a_target_that_cannot_be_put_back_is_named_with_the_backup_that_keeps_it
 
     def replace(source: object, target: object) -> None:
         source, target = str(source), str(target)
-        if source.endswith(".tmp"):
+        if source.endswith(".tmp") and "/.hookmsg-cache/" not in target:
             state["renames"] = int(str(state["renames"])) + 1
             if state["first"] is None:
                 state["first"] = target
@@ -536,6 +572,7 @@ def test_a_target_that_cannot_be_put_back_is_named_with_the_backup_that_keeps_it
             raise OSError(errno.EIO, "Input/output error", target)
         real_replace(source, target)
 
+    by_file(monkeypatch)  # the restore belongs to the file-by-file application
     monkeypatch.setattr(os, "replace", replace)
     result = cli("build")
     monkeypatch.setattr(os, "replace", real_replace)

@@ -111,11 +111,12 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "registration_plan",
         "skill_sources",
         "loaded",
+        "mending",
         "template",
     ),
     "check and render": ("rules/*", "render/*"),
     "pipeline": ("loading", "workspace"),
-    "outputs": ("outputs", "check_cache", "archive", "install_root", "installing/*"),
+    "outputs": ("outputs", "staging", "check_cache", "archive", "install_root", "installing/*"),
     "faces": ("commands/*", "cli"),
 }
 ORDER = list(LAYERS)

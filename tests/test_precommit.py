@@ -96,3 +96,95 @@ def test_hook_passes_on_a_clean_tree_and_names_the_drifted_file(tmp_path: Path) 
     assert "Failed" in drifted.stdout
     assert "generated/hook-message-inventory.md:1:1: G002" in drifted.stdout
     assert "hookmsg build" in drifted.stdout
+
+
+def _consumer(tmp_path: Path, rev: str, hooks: Path) -> Path:
+    """A content repository with a sourced skills folder and a Bindings-named file."""
+    project = copy_repository(tmp_path / "consumer", PROJECT_FILES)
+    skill = project / ".claude/skills/triage-logs/SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(
+        "---\nname: triage-logs\ndescription: Use when the task is reading logs.\n---\nBody.\n",
+        encoding="utf-8",
+    )
+    with (project / "catalog/skills.toml").open("a", encoding="utf-8") as handle:
+        handle.write('\n[[sources]]\nkind = "skills"\npath = ".claude/skills"\ngroup = "build"\n')
+    notes = project / "docs/notes.txt"
+    notes.parent.mkdir()
+    notes.write_text("notes\n", encoding="utf-8")
+    stop = project / "messages/stop.md"
+    stop.write_text(
+        stop.read_text(encoding="utf-8").replace(
+            "- **Cross-bound with ↔** ", "- **Cross-bound with ↔** `docs/notes.txt` (notes); ", 1
+        ),
+        encoding="utf-8",
+    )
+    built = subprocess.run(
+        [sys.executable, "-c", "from hookmsg.cli import run; raise SystemExit(run(['build']))"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert "triage-logs" in (project / "generated/skill-index.md").read_text(encoding="utf-8")
+    (project / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {hooks.as_posix()}\n    rev: {rev}\n"
+        "    hooks:\n      - id: hookmsg-check\n",
+        encoding="utf-8",
+    )
+    _git(project, "init", "-q")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "content")
+    return project
+
+
+def _commit(project: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    """`git commit -a` with the hook installed the way a user installs it."""
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(home),
+        "NO_COLOR": "1",
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.invalid",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.invalid",
+    }
+    return subprocess.run(
+        ["git", "commit", "-qam", "edit"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+
+
+def test_hook_runs_for_sourced_skills_and_bindings_named_files(tmp_path: Path) -> None:
+    hooks = copy_repository(tmp_path / "hookmsg", HOOK_FILES)
+    _git(hooks, "init", "-q")
+    _git(hooks, "add", "-A")
+    _git(hooks, "commit", "-qm", "hookmsg")
+    project = _consumer(tmp_path, _git(hooks, "rev-parse", "HEAD"), hooks)
+    home = tmp_path / "pre-commit-home"
+    installed = _pre_commit(project, home, "install")
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    clean = _pre_commit(project, home, "run", "--all-files")
+    assert clean.returncode == 0 and "Passed" in clean.stdout, clean.stdout + clean.stderr
+
+    skill = project / ".claude/skills/triage-logs/SKILL.md"
+    skill.write_text(skill.read_text(encoding="utf-8").replace("logs", "traces"), "utf-8")
+    only_skill = _pre_commit(project, home, "run", "--files", str(skill.relative_to(project)))
+    assert only_skill.returncode == 1, only_skill.stdout
+    assert "Skipped" not in only_skill.stdout
+    assert "generated/skill-index.md:1:1: G002" in only_skill.stdout
+    committed = _commit(project, home)
+    assert committed.returncode != 0, committed.stdout + committed.stderr
+    assert "generated/skill-index.md" in committed.stdout + committed.stderr
+    _git(project, "checkout", "--", ".claude")
+
+    (project / "docs/notes.txt").unlink()
+    gone = _commit(project, home)
+    assert gone.returncode != 0, gone.stdout + gone.stderr
+    assert "B009" in gone.stdout + gone.stderr

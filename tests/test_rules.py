@@ -17,6 +17,7 @@ The last test fails when a code is added to `hookmsg.codes.CODES` without a test
 from __future__ import annotations
 
 import re
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -760,6 +761,91 @@ def test_k002_invalid_pyproject_reports_its_position(project: Path, cli: Cli) ->
     assert result.out == ""
     line = line_of(text, "[tool.hookmsg")
     assert f"pyproject.toml:{line}:{len('[tool.hookmsg') + 1}: K002 " in result.err
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        ".doit.db",
+        ".doit.db-journal",
+        ".doit.db-wal",
+        ".doit.db-shm",
+        ".doit.db.dat",
+        ".doit.db.dir",
+        ".doit.db.bak",
+        ".doit.db.db",
+        ".doit.db.pag",
+        ".DOIT.DB-journal",
+        ".doit.db-journal/inner",
+    ],
+)
+def test_k001_generated_folder_naming_doit_state(project: Path, cli: Cli, name: str) -> None:
+    """Every name doit's backends write beside `.doit.db` is refused, and nothing is created."""
+    edit(project / "pyproject.toml", 'generated = "generated"', f'generated = "{name}"')
+    for argv in (("build",), ("check",), ("validate",)):
+        result = cli(*argv)
+        assert result.code == 2, (argv, result)
+        assert "K001" in result.err and "doit's own state file" in result.err, result.err
+    assert not (project / name.split("/", maxsplit=1)[0]).exists()
+
+
+def test_k001_refused_build_creates_no_generated_folder(project: Path, cli: Cli) -> None:
+    """A build that refuses (here: a validation finding) leaves the tree as it was."""
+    edit(project / "pyproject.toml", 'generated = "generated"', 'generated = "out"')
+    stop = project / "messages" / "stop.md"
+    stop.write_text(stop.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")
+    result = cli("build")
+    assert result.code == 1 and "nothing was written" in result.err
+    assert not (project / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [
+        ("\u00b2", "ASCII digits"),
+        ("\u0663\u0662", "ASCII digits"),
+        ("99999999999999999999", "past 8589934591"),
+        ("8589934592", "past 8589934591"),
+        ("-1", "ASCII digits"),
+        (" 1700000000", "ASCII digits"),
+        ("", "ASCII digits"),
+    ],
+)
+def test_k004_bad_source_date_epoch(
+    project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch, value: str, why: str
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", value)
+    result = cli("package")
+    assert result.code == 2, result
+    assert "SOURCE_DATE_EPOCH:1:1: K004 " in result.err and why in result.err, result.err
+    assert "Traceback" not in result.err
+    assert not (project / "dist").exists()
+
+
+def test_k004_the_latest_accepted_epoch_makes_an_archive_gnu_tar_reads(
+    project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(8**11 - 1))
+    result = cli("package", "--content-version", "v1")
+    assert result.code == 0, result
+    archive = project / "dist" / "hookmsg-assets-v1.tar.gz"
+    listed = subprocess.run(
+        ["tar", "-tvzf", str(archive)], capture_output=True, text=True, check=False
+    )
+    assert listed.returncode == 0 and listed.stderr == "", listed.stderr
+    assert "manifest.json" in listed.stdout
+
+
+def test_k005_package_refuses_a_dist_link_out_of_the_repository(
+    project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    elsewhere = outside(project)
+    (project / "dist").symlink_to(elsewhere, target_is_directory=True)
+    result = cli("package", "--content-version", "v1")
+    assert result.code == 2, result
+    assert "K005" in result.err and "dist" in result.err
+    assert list(elsewhere.iterdir()) == []
 
 
 # --------------------------------------------------------------------------- G: outputs

@@ -18,6 +18,7 @@ from pathlib import Path
 from hookmsg import __version__
 from hookmsg.errors import UsageError
 from hookmsg.jsonout import dump_json
+from hookmsg.rules.settings import source_date_epoch_problem
 
 MANIFEST = "manifest.json"
 
@@ -26,8 +27,9 @@ def source_date_epoch(root: Path, environ: Mapping[str, str] = os.environ) -> in
     """`SOURCE_DATE_EPOCH`, else the last commit's time; never the clock."""
     value = environ.get("SOURCE_DATE_EPOCH")
     if value is not None:
-        if not value.isdigit():
-            raise UsageError(f"SOURCE_DATE_EPOCH must be a whole number of seconds, got '{value}'")
+        problem = source_date_epoch_problem(value)
+        if problem is not None:
+            raise problem
         return int(value)
     try:
         done = subprocess.run(

@@ -74,8 +74,13 @@ def cache_path(root: Path) -> Path:
 Entries = dict[str, tuple[str, int]]
 
 
-def _file_entry(path: Path) -> tuple[str, int]:
-    """A file's content hash; or what stands there instead (missing, folder, FIFO...)."""
+def _file_entry(path: Path, limit: int | None = None) -> tuple[str, int]:
+    """A file's content hash; or what stands there instead (missing, folder, FIFO...).
+
+    Hashed by streaming, so memory stays flat whatever the size. A file over `limit`
+    bytes (a Bindings-named path past `max-file-bytes`, whose content no rule reads) is
+    known by its stat instead: reading gigabytes would make every check slow.
+    """
     try:
         info = path.stat()  # follows links: the bytes behind them are what counts
     except FileNotFoundError:
@@ -87,7 +92,11 @@ def _file_entry(path: Path) -> tuple[str, int]:
         return f"folder {real}", info.st_ctime_ns
     if not stat.S_ISREG(info.st_mode):  # a FIFO would block a read
         return f"special {stat.S_IFMT(info.st_mode):o} {real}", info.st_ctime_ns
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if limit is not None and info.st_size > limit:
+        known = f"{info.st_size} {info.st_mtime_ns} {info.st_ino} {info.st_dev}"
+        return f"large {real} {known}", info.st_ctime_ns
+    with path.open("rb") as handle:
+        digest = hashlib.file_digest(handle, "sha256").hexdigest()
     return f"file {real} {digest}", info.st_ctime_ns
 
 
@@ -163,7 +172,7 @@ def entries(root: Path, referenced: Iterable[str]) -> Entries:
             found["generated:" + line[5:]] = _file_entry(generated / line[5:])
     for text in sorted(set(referenced)):
         # Existence decides B009; a named message's own Bindings decide B010.
-        found["ref:" + text] = _file_entry(root / text)
+        found["ref:" + text] = _file_entry(root / text, settings["max-file-bytes"])
     return found
 
 

@@ -97,6 +97,15 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     )
 
 
+def _cmd_fix(args: argparse.Namespace) -> int:
+    from hookmsg.commands.fix import fix
+    from hookmsg.config import load_project
+    from hookmsg.report import choose_format
+
+    paths = [Path(p) for p in args.paths]
+    return fix(load_project(), paths, diff=args.diff, fmt=choose_format(args.format))
+
+
 def _cached_check(args: argparse.Namespace) -> bool:
     """The fast path: a check of a tree already proven clean, without the heavy imports."""
     if not args.check or getattr(args, "only", None):
@@ -220,6 +229,11 @@ def _validate_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _fix_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--diff", action="store_true", help="print the changes; write nothing")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="message files or folders")
+
+
 def _build_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--check", action="store_true", help="compare with the files; never write")
     parser.add_argument(
@@ -307,6 +321,17 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
         "apply to files inside the messages folder); - reads one message from standard input.",
         _cmd_validate,
         _validate_arguments,
+        formats=True,
+    ),
+    Subcommand(
+        "fix",
+        "mend the findings that have one right answer (licence line, line endings, "
+        "binding order, arrows, reciprocal cross-bindings)",
+        "Mend mechanical findings in message files, like `ruff --fix`. With no PATH: every "
+        "message in the messages folder. Never touches the generated folder. Exits 1 when a "
+        "finding of those kinds is left that needs a hand.",
+        _cmd_fix,
+        _fix_arguments,
         formats=True,
     ),
     Subcommand(

@@ -80,6 +80,8 @@ Code = Literal[
     "K001",
     "K002",
     "K003",
+    "K004",
+    "K005",
     "G001",
     "G002",
     "G003",
@@ -540,6 +542,20 @@ _CODES: tuple[CodeInfo, ...] = (
         "removed.",
         "Remove it; losing it only costs one rebuild.",
         "a folder named `.doit.db`",
+    ),
+    CodeInfo(
+        "K004",
+        "`SOURCE_DATE_EPOCH` is not a whole number of seconds (ASCII digits) that a tar "
+        "archive can hold (0 to 8589934591, the largest ustar time).",
+        "Set it to the last commit's time (`git log -1 --format=%ct`), or unset it.",
+        "`SOURCE_DATE_EPOCH=99999999999999999999`",
+    ),
+    CodeInfo(
+        "K005",
+        "`package` would write its archive through a symbolic link that leads out of the "
+        "repository (`dist` or a folder above the archive is a link).",
+        "Remove the link, or name the output folder with `--output` on purpose.",
+        "`dist -> /tmp/elsewhere`",
     ),
     # Generated outputs.
     CodeInfo(

@@ -14,6 +14,7 @@ import json
 import os
 import stat
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from hookmsg.file_memo import SETTLE_NS, stamp_of
 from hookmsg.rules.settings import unusable_state_file
 
 MEMO_TABLE = "hookmsg_memo"
+SQLITE_SIDE_FILES = ("-journal", "-wal", "-shm")
 
 
 def _problem(path: Path) -> str | None:
@@ -41,9 +43,14 @@ def open_state(path: Path) -> tuple[dict[str, Any], str | None]:
     """
     import sqlite3
 
-    problem = _problem(path)
-    if problem is not None:
-        raise unusable_state_file(path, f"{problem}; remove it (losing it only costs a rebuild)")
+    # sqlite3 writes its journal beside the file: a folder there (left by an older
+    # hookmsg that let `generated` take that name) breaks every run just the same.
+    for name in (path.name, *(path.name + suffix for suffix in SQLITE_SIDE_FILES)):
+        problem = _problem(path.with_name(name))
+        if problem is not None:
+            raise unusable_state_file(
+                path.with_name(name), f"{problem}; remove it (losing it only costs a rebuild)"
+            )
     if not path.exists():
         return {}, None
     try:
@@ -95,6 +102,60 @@ def remember(path: Path, fresh: dict[str, Any]) -> None:
         pass  # read-only tree, a locked or vanished file: next run derives them again
 
 
+SEAL = "seal\n"
+
+
+class Seals:
+    """Which stamp of a file is known to hold which content, proven once it had settled.
+
+    A record taken within `SETTLE_NS` of a file's change cannot be trusted by its stamp
+    alone (a second write in the same timestamp tick leaves the same stat), so it is
+    checked by hashing the file. Once the file has settled, one such hash proves what
+    this stamp holds for good: it is sealed, and every later run believes the stamp
+    without reading the file. Without seals, the records a first `doit` takes right
+    after a clone stay racy, and every no-op run after it rehashes every file until each
+    task happens to run again. Kept in the memo table of doit's state file, written at
+    the end of the run (`dodo.py`); losing them costs one hash per file.
+    """
+
+    def __init__(self, clock: Callable[[], int] = time.time_ns) -> None:
+        self._known: dict[str, Any] = {}
+        self._clock = clock
+        self.fresh: dict[str, Any] = {}
+
+    def load(self, stored: Mapping[str, Any]) -> None:
+        self._known = {k[len(SEAL) :]: v for k, v in stored.items() if k.startswith(SEAL)}
+
+    def vouches(self, path: str, stamp: list[int], digest: str) -> bool:
+        """Is `stamp` (the file's current one) sealed as holding `digest`?"""
+        return self._known.get(path) == [stamp, digest]
+
+    def hashed(self, path: str, before: list[int], digest: str) -> None:
+        """`path` had stamp `before` and hashed to `digest`: seal it if it had settled."""
+        if before[2] > self._clock() - SETTLE_NS or self.vouches(path, before, digest):
+            return
+        try:
+            if stamp_of(os.stat(path)) != before:  # noqa: PTH116
+                return  # changed while it was read
+        except OSError:
+            return
+        self._known[path] = [before, digest]
+        self.fresh[SEAL + path] = [before, digest]
+
+
+SEALS = Seals()
+
+
+def _same_content(path: str, info: os.stat_result, digest: str) -> bool:
+    """Does the file (stat `info`) hold `digest`? A seal answers; else hash, and seal."""
+    current = stamp_of(info)
+    if SEALS.vouches(path, current, digest):
+        return True
+    found = _digest(path)
+    SEALS.hashed(path, current, found)
+    return found == digest
+
+
 class StampChecker:
     """doit's test of a file dependency: the whole stat, then the content.
 
@@ -118,9 +179,13 @@ class StampChecker:
         # dependency of every task on every run.
         recorded = _recorded(state)
         if recorded is not None and stat.S_ISREG(file_stat.st_mode):
-            known, _digest_then, at = recorded
+            known, digest, at = recorded
             if stamp_of(file_stat) == known and known[2] <= at - SETTLE_NS:
                 return False
+            try:
+                return not _same_content(file_path, file_stat, digest)
+            except OSError:
+                return True
         return not holds_the_same(Path(file_path), state)
 
     def get_state(self, dep: str, current_state: Any) -> str | list[Any] | None:
@@ -199,6 +264,6 @@ def holds_the_same(path: Path, mark: Any) -> bool:
             return False
         if stamp_of(info) == known and known[2] <= at - SETTLE_NS:
             return True
-        return _digest(str(path)) == digest
+        return _same_content(str(path), info, digest)
     except OSError:
         return False

@@ -180,7 +180,11 @@ def _confined(path: Path, folder: Path) -> bool:
 
 
 def write_all(
-    changes: Iterable[Output], remove: Iterable[Path] = (), *, folder: Path | None = None
+    changes: Iterable[Output],
+    remove: Iterable[Path] = (),
+    *,
+    folder: Path | None = None,
+    keep_old: bool = True,
 ) -> None:
     """Replace every changed output and remove every file in `remove`, all or nothing.
 
@@ -191,6 +195,8 @@ def write_all(
     When `folder` is given, nothing outside it is touched: a target whose folder is
     reached through a link, or a removal that is not a regular file, is refused.
     Afterwards the folders that the removals emptied are pruned, up to `folder`.
+    `keep_old=False` (a stage, thrown away whole on failure) takes no backups of the
+    files it replaces.
     """
     changes = list(changes)
     remove = list(remove)
@@ -209,7 +215,7 @@ def write_all(
         for output in changes:
             staged.append(_stage(output))
         for temporary, target in staged:
-            backups.append((_backup(target), target))
+            backups.append((_backup(target) if keep_old else None, target))
             temporary.replace(target)
         staged.clear()
         for path in remove:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
 
 from hookmsg.check_cache import before_check, remember_clean
 from hookmsg.config import Project
@@ -12,6 +14,7 @@ from hookmsg.errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from hookmsg.lock import folder_lock
 from hookmsg.outputs import (
     REFUSED_STATES,
+    Output,
     all_generators,
     find_drift,
     format_drift_details,
@@ -20,6 +23,7 @@ from hookmsg.outputs import (
 )
 from hookmsg.paths import one_run
 from hookmsg.report import emit, note, shows, summary
+from hookmsg.staging import one_build
 from hookmsg.workspace import load_workspace, validate_workspace
 
 
@@ -36,11 +40,27 @@ def build(
     Check mode never writes. Write mode writes nothing unless validation is clean,
     and then replaces only the files whose bytes change.
     """
-    # A build holds the generated folder exclusively; a check waits for it, so it never
+    # A build holds the project exclusively; a check waits for it, so it never
     # sees a half-finished build's temporary files.
     # One run: each path resolved once, and afresh for the next run in this process.
-    with folder_lock(project.generated_dir, exclusive=not check), one_run():
+    with folder_lock(project.root, exclusive=not check), one_run():
         return _build_locked(project, check=check, fmt=fmt, names=names, verbose=verbose)
+
+
+def _write_staged(project: Project, changes: list[Output], stale: list[Path]) -> None:
+    """Write into the stage, committed whole (see `hookmsg.staging`); nothing if unchanged."""
+    if not changes and not stale:
+        return
+    with one_build(project.root, project.generated_dir) as stage:
+        write_all(
+            [replace(o, path=stage.inside(o.path)) for o in changes],
+            [stage.inside(path) for path in stale],
+            folder=stage.path,
+            keep_old=False,
+        )
+        generated = project.generated_dir
+        stage.changed |= {p.relative_to(generated).as_posix() for p in stale}
+        stage.changed |= {o.path.relative_to(generated).as_posix() for o in changes}
 
 
 def _build_locked(
@@ -93,7 +113,7 @@ def _build_locked(
         return EXIT_FINDINGS
     changed = {d.display for d in drift if d.state != "stale"}
     stale = [project.root / d.display for d in drift if d.state == "stale"]
-    write_all([o for o in outputs if o.display in changed], stale, folder=project.generated_dir)
+    _write_staged(project, [o for o in outputs if o.display in changed], stale)
     if verbose:
         for item in drift:
             note(f"{'removed' if item.state == 'stale' else 'wrote'} {item.display}")

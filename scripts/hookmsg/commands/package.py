@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 
 from hookmsg.archive import archive_name, build_archive, source_date_epoch
@@ -13,6 +14,7 @@ from hookmsg.content_version import content_version, is_dirty
 from hookmsg.errors import EXIT_OK, FindingsError, HookmsgError, WriteError
 from hookmsg.outputs import Output, write_all
 from hookmsg.report import note
+from hookmsg.rules.settings import archive_through_link
 from hookmsg.workspace import load_workspace
 
 
@@ -24,6 +26,13 @@ def _inputs(project: Project) -> Entries | None:
         return None
 
 
+def _refuse_a_way_out(root: Path, folder: Path) -> None:
+    """K005 when `folder` (the default `dist`), links resolved, lies outside the root."""
+    real = os.path.realpath(folder)
+    if not real.startswith(os.path.realpath(root) + os.sep):
+        raise archive_through_link(folder, real)
+
+
 def package(
     project: Project,
     output_dir: Path | None = None,
@@ -32,6 +41,9 @@ def package(
     version: str | None = None,
     verbose: bool = False,
 ) -> int:
+    epoch = source_date_epoch(project.root)  # a bad value is refused before any work
+    if output_dir is None:
+        _refuse_a_way_out(project.root, project.root / "dist")
     before = _inputs(project)
     if build(project, check=True, fmt=fmt) != EXIT_OK:
         raise FindingsError(
@@ -41,7 +53,7 @@ def package(
 
     workspace = load_workspace(project)
     files = install_root_files(workspace)
-    archive = build_archive(files, source_date_epoch(project.root))
+    archive = build_archive(files, epoch)
     if before is None or _inputs(project) != before:
         # The archive must hold exactly the bytes the check validated.
         raise FindingsError(

@@ -65,7 +65,7 @@ def validate(
         diagnostics = validate_workspace(workspace)
         if workspace.renderable:  # the registrations' names are known: survey the folder
             # As a check does: wait for a running build, never see its temporaries.
-            with folder_lock(project.generated_dir, exclusive=False):
+            with folder_lock(project.root, exclusive=False):
                 refused = refused_leftovers(workspace)
             diagnostics = sorted([*diagnostics, *refused])
         checked = f"{len(workspace.all_messages())} messages and the catalogue"

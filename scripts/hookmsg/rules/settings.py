@@ -35,8 +35,18 @@ PROTECTED = (
     "pyproject.toml",
     "dodo.py",
     "README.md",
-    ".doit.db",
+    ".hookmsg-cache",
 )
+# doit's state file (`dep_file` in dodo.py) and every file a dbm or sqlite backend adds
+# beside it: `.doit.db`, `.doit.db.dat`/`.dir`/`.bak` (dbm.dumb), `.doit.db.db`/`.pag`
+# (dbm.gnu, dbm.ndbm), `.doit.db-journal`/`-wal`/`-shm` (sqlite3). A generated folder by
+# one of these names would stand where doit writes its state, and break every `doit`.
+DOIT_STATE = ".doit.db"
+
+
+def _names_doit_state(generated: str) -> bool:
+    first = generated.split("/", 1)[0].casefold()
+    return first == DOIT_STATE or first.startswith((DOIT_STATE + ".", DOIT_STATE + "-"))
 
 
 def key_line(text: str, key: str) -> int:
@@ -106,6 +116,11 @@ def generated_problem(
     real_root = os.path.realpath(root)
     if os.path.realpath(catalogue).startswith(real_root + os.sep):  # never read outside
         others += [normalise(path) for _, path in declared_sources(catalogue, memo)]
+    if _names_doit_state(generated):
+        return (
+            f"names doit's own state file ('{DOIT_STATE}' and the files its backends write "
+            "beside it); name a dedicated folder such as 'generated'"
+        )
     for other in (*others, *PROTECTED):
         how = _overlap(generated, other)
         if how is not None:
@@ -170,6 +185,32 @@ def no_pyproject(here: Path) -> ConfigError:
 def unreadable_pyproject(path: Path, why: str, line: int = 1, col: int = 1) -> ConfigError:
     """K002: `pyproject.toml` cannot be read, or is not valid TOML (`why` says how)."""
     return ConfigError(f"{path}:{line}:{col}: K002 {why}")
+
+
+# The largest modification time a ustar header holds (11 octal digits); GNU tar refuses
+# an archive whose times it cannot read back, and a pax extension past it helps nobody.
+LARGEST_EPOCH = 8**11 - 1
+
+
+def source_date_epoch_problem(value: str) -> ConfigError | None:
+    """K004 unless `value` is ASCII digits naming a time from 0 to `LARGEST_EPOCH`."""
+    # `str.isdigit` accepts '²' and other digits that `int` refuses: ASCII only.
+    if value and value.isascii() and value.isdigit():
+        if int(value) <= LARGEST_EPOCH:
+            return None
+        why = f"is past {LARGEST_EPOCH}, the latest time a tar archive holds"
+    else:
+        why = "must be a whole number of seconds (ASCII digits only)"
+    shown = value if len(value) <= 40 else value[:40] + "..."
+    return ConfigError(f"SOURCE_DATE_EPOCH:1:1: K004 SOURCE_DATE_EPOCH {why}, got {shown!r}")
+
+
+def archive_through_link(folder: Path, real: str) -> ConfigError:
+    """K005: the archive's folder is reached through a link that leaves the repository."""
+    return ConfigError(
+        f"{folder}:1:1: K005 package refused: {folder} leads out of the repository through a "
+        f"symbolic link (to {real}); nothing was written"
+    )
 
 
 def unusable_state_file(path: Path, why: str) -> ConfigError:
