@@ -17,6 +17,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -565,3 +566,55 @@ def test_hostile_payloads_fail_open_within_bounds(tmp_path: Path, contract_id: s
             del os.environ["HOOKMSG_HOOK_STATE_DIR"]
         else:
             os.environ["HOOKMSG_HOOK_STATE_DIR"] = previous
+
+
+# --------------------------------------------------------------------------- the real client
+
+EMOJI_NOTE = "\U0001f600" * 5_000  # 5,000 characters, 10,000 UTF-16 units: over Claude Code's cap
+
+
+@pytest.mark.e2e
+def test_claude_code_receives_the_answer_whole_never_its_over_cap_preview(
+    built: Path, tmp_path: Path
+) -> None:
+    # Claude Code replaces an over-cap hook output by "Output too large ... saved to": the
+    # model then gets no text at all. The dispatcher must leave the long message out and
+    # deliver the rest, whole.
+    from tests.e2e.clients import RUNNERS
+    from tests.e2e.clients import git_project as client_project
+    from tests.e2e.conftest import CLIENTS, required
+    from tests.e2e.standin import Finish, StandIn
+
+    executables = CLIENTS.installed_executables()
+    if "claude-code-engine" not in executables:
+        if required():
+            pytest.fail("HOOKMSG_E2E=require: Claude Code is not installed")
+        pytest.skip("Claude Code is not installed: run `python3 scripts/e2e_clients.py`")
+    root = tmp_path / "root"
+    shutil.copytree(built, root)
+    data = json.loads((root / "data" / "dispatch-table.json").read_text("utf-8"))
+    for name, text in {"short-note": "A short note.", "emoji-note": EMOJI_NOTE}.items():
+        (root / "messages" / f"{name}.md").write_text(text, encoding="utf-8")
+        data["messages"][name] = {
+            "advisory": None,
+            "condition": None,
+            "file": f"messages/{name}.md",
+            "kind": "context",
+            "placeholders": [],
+        }
+    (root / "data" / "dispatch-table.json").write_text(json.dumps(data), encoding="utf-8")
+    runner = RUNNERS["claude-code-engine"](executables["claude-code-engine"], tmp_path / "home")
+    project = client_project(tmp_path / "project")
+    argv = [sys.executable, "-I", "-S", "-c", BOOT, str(root / "hooks" / "dispatch.py")]
+    runner.register(
+        project, [("SessionStart", None, [*argv, "SessionStart", "short-note", "emoji-note"])]
+    )
+    with StandIn([Finish("Done.")], cap=5) as standin:
+        state = {"HOOKMSG_HOOK_STATE_DIR": str(tmp_path / "s")}
+        session = runner.session(project, standin, "Say done.", env=state)
+    assert session.returncode == 0, session.describe()
+    texts = [t for r in standin.main_requests() for t in runner.hook_context(r.body)]
+    joined = "\n".join(texts)
+    assert "A short note." in joined, joined[:2000]
+    assert "Left out to stay within 10000 characters: emoji-note" in joined
+    assert "Output too large" not in joined
