@@ -146,8 +146,11 @@ def test_the_cap_keeps_whole_messages_and_names_what_it_left_out(root: Path, env
     payload = payload_fixtures("claude-code")["SessionStart"]
     first = delivered(root, "sessionstart")
     second = delivered(root, "skill-index")
-    cap = len(first) + 200  # room for the first and the omission line, not for the second
-    assert len(second) > 200
+    # The cap counts the whole answer (Claude Code's stdout): its envelope, the first text as
+    # JSON escapes it, and room for the omission line, not for the second.
+    empty = '{"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": ""}}\n'
+    cap = len(empty) + len(json.dumps(first)) - 2 + 300
+    assert len(json.dumps(second)) > 300
     ran = dispatch(
         root,
         "SessionStart",
@@ -157,7 +160,7 @@ def test_the_cap_keeps_whole_messages_and_names_what_it_left_out(root: Path, env
         env={**env, "HOOKMSG_CAP": str(cap)},
     )
     text = ran.json()["hookSpecificOutput"]["additionalContext"]
-    assert len(text) <= cap
+    assert len(ran.out) <= cap
     assert text.startswith(first + "\n\n")
     assert second not in text
     assert text.splitlines()[-1].startswith(

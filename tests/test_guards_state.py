@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import multiprocessing
+import os
 import stat
 from pathlib import Path
 from typing import Any
@@ -130,3 +132,107 @@ class _Semaphore:
     def wait(self) -> None:
         for _ in range(self._count):
             self._semaphore.acquire()
+
+
+# --------------------------------------------------------------------------- trust
+
+
+def _shared_folder(tmp_path: Path) -> Path:
+    """A state folder anyone may write to (as a shared /tmp folder is): another user's plants."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    folder.chmod(0o777)
+    return folder
+
+
+def test_relative_state_variables_are_ignored(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    default = str(home / ".local" / "state" / "hookmsg")
+    assert state.state_dir({"HOOKMSG_HOOK_STATE_DIR": "state", "HOME": str(home)}) == default
+    assert state.state_dir({"CLAUDE_PLUGIN_DATA": "data", "HOME": str(home)}) == default
+    assert state.state_dir({"XDG_STATE_HOME": "xdg", "HOME": str(home)}) == default
+    assert Path(state.state_dir({"HOME": "."})).is_absolute()
+
+
+def test_a_relative_home_never_puts_state_in_the_opened_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    for name in ("HOOKMSG_HOOK_STATE_DIR", "CLAUDE_PLUGIN_DATA", "XDG_STATE_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", ".")
+    folder = Path(state.state_dir())  # not created here: it is the account's real home
+    assert folder.is_absolute()
+    assert project not in folder.resolve().parents
+    with pytest.raises(OSError, match="not an absolute path"):
+        state.update("s1", lambda s: s.update(n=1), folder="relative/state")
+    assert list(project.iterdir()) == []
+
+
+@pytest.mark.parametrize("planted", ["s1.lock", "s1.json"])
+def test_a_link_planted_in_a_shared_folder_creates_nothing(tmp_path: Path, planted: str) -> None:
+    folder = _shared_folder(tmp_path)
+    victim = tmp_path / "victim" / "created-by-the-hook"
+    victim.parent.mkdir()
+    (folder / planted).symlink_to(victim)
+    with pytest.raises(OSError):
+        state.update("s1", lambda s: s.update(n=1), folder=str(folder))
+    assert not victim.exists()
+    assert state.read("s1", folder=str(folder)) == {}
+
+
+def test_a_link_in_the_users_own_folder_is_never_followed(tmp_path: Path) -> None:
+    folder = tmp_path / "own"
+    state.update("s0", lambda s: None, folder=str(folder))  # created 0700 by the hook
+    outside = tmp_path / "outside.json"
+    outside.write_text('{"secret": 1}', encoding="utf-8")
+    (folder / "s1.json").symlink_to(outside)
+    assert state.read("s1", folder=str(folder)) == {}  # not read through the link
+    state.update("s1", lambda s: s.update(n=2), folder=str(folder))
+    assert outside.read_text(encoding="utf-8") == '{"secret": 1}'
+    assert not (folder / "s1.json").is_symlink()
+    assert state.read("s1", folder=str(folder)) == {"n": 2}
+    victim = tmp_path / "victim"
+    (folder / "s2.lock").symlink_to(victim)
+    with pytest.raises(OSError):
+        state.update("s2", lambda s: None, folder=str(folder))
+    assert not victim.exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs chown")
+def test_a_folder_owned_by_another_user_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "theirs"
+    folder.mkdir(mode=0o700)
+    os.chown(folder, 54321, 54321)
+    with pytest.raises(OSError, match="not owned"):
+        state.update("s1", lambda s: s.update(n=1), folder=str(folder))
+    assert list(folder.iterdir()) == []
+
+
+def test_planted_counters_do_not_silence_the_compaction_reminder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hookmsg_dispatch.call import Call
+    from tests.support.guards import conditions, run
+
+    message = "posttooluse-proactive-compaction"
+    folder = _shared_folder(tmp_path)
+    counters = {"compaction": {"fired": 99, "since": 0, "tokens": 10**9}}
+    (folder / "s1.json").write_text(json.dumps(counters), encoding="utf-8")
+    monkeypatch.setenv("HOOKMSG_HOOK_STATE_DIR", str(folder))
+    transcript = tmp_path / "t.jsonl"
+    usage = {"input_tokens": conditions()[message]["tokens"] + 1}
+    transcript.write_text(json.dumps({"message": {"usage": usage}}) + "\n", encoding="utf-8")
+    call = Call(
+        event="PostToolUse",
+        harness="claude",
+        cwd="/",
+        session_id="s1",
+        transcript_path=str(transcript),
+        tool="Bash",
+        tool_response={"stdout": "ok"},
+    )
+    assert run(message, call) == {}
+    assert json.loads((folder / "s1.json").read_text(encoding="utf-8")) == counters

@@ -523,6 +523,28 @@ def test_d004_no_delivered_text(project: Path, cli: Cli) -> None:
     assert positions(check_outside(project, cli, text)) == [(1, 1, "D004"), (3, 1, "T001")]
 
 
+def _sessionstart_with(project: Path, extra: str) -> Path:
+    path = project / "messages" / "sessionstart.md"
+    edit(path, "## Bindings", f"{extra}\n\n## Bindings")
+    return path
+
+
+def test_d005_text_under_the_cap_whose_answer_is_over_it(project: Path, cli: Cli) -> None:
+    # 2,000 Cyrillic letters are far under the 10,000-character cap as text, but each is six
+    # characters (`\u0436`) in the JSON answer every harness but Kiro reads: 12,000 and more.
+    _sessionstart_with(project, "\u0436" * 2_000)
+    found = [f for f in run_findings(cli, "validate") if f.path.endswith("sessionstart.md")]
+    assert [f.code for f in found] == ["D005"]
+    assert "over the 10000 cap" in found[0].message
+    assert "JSON escaping included" in found[0].message
+
+
+def test_d005_is_silent_for_text_whose_answer_fits(project: Path, cli: Cli) -> None:
+    _sessionstart_with(project, "\u0436" * 200)
+    found = [f for f in run_findings(cli, "validate") if f.path.endswith("sessionstart.md")]
+    assert found == []
+
+
 # --------------------------------------------------------------------------- R: registry
 
 

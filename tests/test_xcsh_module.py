@@ -243,6 +243,21 @@ def test_a_large_tool_input_is_dropped_from_the_payload_not_the_call(
     assert "content" in record["fired"][0]["returned"]
 
 
+def test_the_payload_limit_counts_utf8_bytes_as_the_kernel_does(
+    project: Path, cli: Cli, root: Path
+) -> None:
+    # 50,000 characters of a three-byte script: under the limit in string length, but
+    # 150 KB as the argument the kernel measures (over its 128 KiB), so it must be cut.
+    event = json.loads(json.dumps(EVENTS[1]))
+    event["event"]["input"]["content"] = "\u20ac" * 50_000
+    record = fire(install(cli, root), [event])
+    [call] = execs(record)
+    assert len(call["args"][8].encode("utf-8")) <= MAX_PAYLOAD
+    payload = json.loads(call["args"][8])
+    assert payload["truncated"] is True
+    assert "input" not in payload
+
+
 def test_a_prompt_message_and_a_tool_matcher_follow_the_registry(
     project: Path, cli: Cli, root: Path
 ) -> None:

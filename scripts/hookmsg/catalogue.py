@@ -191,6 +191,10 @@ class Contract(_Strict):
     registered only for its side effects is left out). `deny`: a PreToolUse deny decision is
     honoured. `tools`: tool names seen in payloads, beyond the matcher names in [harnesses.tools],
     mapped to registry tools. `patch_tools`: tools whose `tool_input.command` holds a patch.
+    `cap_counts`: what the harness's output cap measures, the whole standard output
+    (`stdout`, the default and the safe assumption) or the text it takes out of the envelope
+    (`field`); `cap_unit`: how it counts (`bytes`, the default, never fewer than the others;
+    `utf16`, JavaScript's string length; `chars`).
     """
 
     envelope: EnvelopeStyle
@@ -199,6 +203,8 @@ class Contract(_Strict):
     deny: bool = False
     tools: dict[str, Annotated[str, StringConstraints(min_length=1)]] = Field(default_factory=dict)
     patch_tools: list[Annotated[str, StringConstraints(min_length=1)]] = Field(default_factory=list)
+    cap_counts: Literal["stdout", "field"] = "stdout"
+    cap_unit: Literal["bytes", "utf16", "chars"] = "bytes"
 
 
 class Harness(_Strict):

@@ -52,6 +52,7 @@ Code = Literal[
     "D002",
     "D003",
     "D004",
+    "D005",
     "R001",
     "R002",
     "R003",
@@ -364,6 +365,14 @@ _CODES: tuple[CodeInfo, ...] = (
         "The message delivers no text.",
         "Write the message body.",
         "a licence line and a Bindings section only",
+    ),
+    CodeInfo(
+        "D005",
+        "The answer that carries the delivered text is over the cap as a harness counts it "
+        "(its whole output or the field it reads, JSON escaping included, in its unit).",
+        "Shorten the message: quotes, backslashes, line breaks and non-ASCII text take more "
+        "room once escaped.",
+        "9,000 characters of Cyrillic text, 54,000 once JSON-escaped",
     ),
     # Hook registry.
     CodeInfo(

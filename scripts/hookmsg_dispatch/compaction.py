@@ -9,7 +9,8 @@ measurement below `drop-fraction` of the previous one marks a compaction and sta
 cycle. The reminder fires when the context is at least `tokens`, at most `max-per-cycle`
 times per cycle, at least `min-calls-between` tool calls apart. With no readable transcript
 it counts tool calls and output bytes in the session state instead (`fallback-calls`,
-`fallback-output-bytes`). Returns {} when it fires.
+`fallback-output-bytes`). Returns {} when it fires. A state folder that is refused (not the
+user's own) is not used: the call is judged as the first of its session.
 """
 
 from __future__ import annotations
@@ -160,4 +161,10 @@ def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dic
             record = value[SECTION] = {}
         return step(record, tokens, size, data)
 
-    return {} if state.update(session_key(call), change) else None
+    try:
+        fired = state.update(session_key(call), change)
+    except state.Refused:
+        # The folder is not the user's own: its counters cannot be trusted (planted ones
+        # would silence the reminder), so this call is judged as a session's first.
+        fired = change({})
+    return {} if fired else None

@@ -13,7 +13,12 @@ from hookmsg_dispatch.jsonio import dumps
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    pass
+    from collections.abc import Mapping
+    from typing import Callable
+
+# How a harness counts what it reads: UTF-8 bytes, UTF-16 code units (JavaScript's string
+# length) or Unicode characters. Unknown: bytes, which is never fewer than either of the others.
+UNITS = ("bytes", "utf16", "chars")
 
 
 def context(style: str, event: str, text: str) -> bytes:
@@ -28,7 +33,7 @@ def context(style: str, event: str, text: str) -> bytes:
     elif style == "xcsh":
         data = {"text": text}
     elif style == "text":
-        return (text + "\n").encode("utf-8")
+        return (text + "\n").encode("utf-8", "replace")
     else:
         raise ValueError(f"unknown envelope style '{style}'")
     return (dumps(data) + "\n").encode("ascii")
@@ -50,3 +55,39 @@ def deny(style: str, event: str, reason: str) -> bytes | None:
     else:
         return None
     return (dumps(data) + "\n").encode("ascii")
+
+
+def length(text: str, unit: str) -> int:
+    """`text` counted in `unit` (one of UNITS)."""
+    if unit == "chars" or text.isascii():
+        return len(text)
+    if unit == "utf16":
+        return len(text.encode("utf-16-le", "surrogatepass")) // 2
+    return len(text.encode("utf-8", "replace"))
+
+
+def _escaped(text: str) -> int:
+    """The length of `text` inside an ASCII JSON string (every unit counts it the same)."""
+    return len(dumps(text)) - 2
+
+
+def budget(
+    contract: Mapping[str, object], event: str, *, refusal: bool = False
+) -> tuple[int, Callable[[str], int]]:
+    """(overhead, size) of this contract's answer on `event`: what the harness counts of the
+    answer beyond the text, and how it counts a text placed in it. Additive: the size of a
+    joined text is the sum of its pieces' sizes, so a cap can be kept part by part.
+
+    `cap_counts` "field": the harness measures the text it takes out of the envelope;
+    otherwise ("stdout", the default) the whole standard output as written.
+    """
+    unit = contract.get("cap_unit")
+    unit = unit if isinstance(unit, str) and unit in UNITS else "bytes"
+    style = str(contract.get("envelope", ""))
+    if contract.get("cap_counts") == "field":
+        return 0, lambda text: length(text, unit)
+    empty = deny(style, event, "") if refusal else context(style, event, "")
+    overhead = 0 if empty is None else length(empty.decode("utf-8"), unit)
+    if style == "text":
+        return overhead, lambda text: length(text, unit)
+    return overhead, _escaped

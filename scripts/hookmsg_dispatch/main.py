@@ -148,6 +148,8 @@ class Dispatch:
         if evaluate is None:
             return None
         data = self.table.get("conditions", {}).get(name, {})
+        if isinstance(self.table.get("max_file_bytes"), int):  # the bound of every file read
+            data = {**data, "max-file-bytes": self.table["max_file_bytes"]}
         try:
             found = evaluate(detector, self.call(), data, self.root)
         except (Exception, SystemExit) as error:
@@ -219,7 +221,8 @@ def _brief(error: BaseException) -> str:
 def _cap(table: Mapping[str, Any], environ: Mapping[str, str], problems: list[str]) -> int:
     value = environ.get("HOOKMSG_CAP", "")
     if value:
-        if value.isdigit() and int(value) > 0:
+        # ASCII digits only: `str.isdigit` is true of "²", which `int` refuses.
+        if value.isascii() and value.isdigit() and len(value) <= 12 and int(value) > 0:
             return int(value)
         problems.append(f"HOOKMSG_CAP='{value[:40]}' is not a positive whole number; ignored")
     cap = table.get("cap")
@@ -258,10 +261,11 @@ def dispatch(
     except (OSError, ValueError, UnicodeDecodeError) as error:
         problems.append(f"unusable payload ({_brief(error)}); guards stay silent")
         payload = None
-    if event == STOP and payload is not None and payload.get("stop_hook_active") is True:
+    if event == STOP and (payload is None or payload.get("stop_hook_active") is True):
         # This Stop follows a turn a Stop hook already continued. Claude Code hands Stop
         # context to the model by prompting it again, so answering every Stop would keep
-        # it going (the real client gives up only after eight rounds): say it once.
+        # it going (the real client gives up only after eight rounds): say it once. A
+        # payload that cannot be read (too large, damaged) may be such a Stop: say nothing.
         return b""
     delivered = event in contract.get("context_events", ())
     can_deny = strict and event == PRE_TOOL_USE and bool(contract.get("deny"))
@@ -288,7 +292,8 @@ def dispatch(
     where = os.path.join(root, "messages")
     if fired and can_deny:
         guards = [part for part in parts if table["messages"][part[0]].get("kind") == "guard"]
-        reason, _ = within_cap(guards, cap, REFUSED, where)
+        overhead, size = envelope.budget(contract, spelled, refusal=True)
+        reason, _ = within_cap(guards, cap, REFUSED, where, size=size, overhead=overhead)
         denied = envelope.deny(style, spelled, reason)
         if denied is not None:
             return denied
@@ -297,8 +302,9 @@ def dispatch(
     head = WENT_AHEAD if fired and event == PRE_TOOL_USE else ""
     if not parts:
         return b""
-    text, _ = within_cap(parts, cap, head, where)
-    return envelope.context(style, spelled, text)
+    overhead, size = envelope.budget(contract, spelled)  # the cap counts the whole answer
+    text, _ = within_cap(parts, cap, head, where, size=size, overhead=overhead)
+    return envelope.context(style, spelled, text) if text else b""
 
 
 def install_root() -> str:

@@ -7,16 +7,27 @@ of one session may run at once: every update is a read-modify-write under an exc
 on a per-session lock file (fcntl.flock; msvcrt on Windows), and the new state replaces the
 old file atomically, so a reader never sees half a file. An unwritable folder raises OSError:
 the caller fails open.
+
+Trusted only as far as it is the user's own: a relative value of any of the variables above
+(or of `HOME`) is ignored, since it would put state in whatever folder the harness opened;
+a folder that is not a folder, not owned by the user, or writable by its group or by others
+raises `Refused` (the caller then goes on without state); and every file in it is opened
+relative to the opened folder with O_NOFOLLOW and checked to be a regular file, so a link
+planted inside never makes the hook read, create or replace a file anywhere else.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 from contextlib import suppress
+
+from hookmsg_dispatch.project import read_upto
 
 TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any, Callable, TypeVar
 
     T = TypeVar("T")
@@ -24,25 +35,55 @@ if TYPE_CHECKING:
 # A state file larger than this is not ours (or is damaged): it is started afresh.
 MAX_STATE_BYTES = 1 << 16
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+# Where the platform can open files relative to a folder descriptor without following links.
+_AT = os.open in os.supports_dir_fd and hasattr(os, "O_NOFOLLOW") and hasattr(os, "O_DIRECTORY")
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
-def state_dir(environ: dict[str, str] | None = None) -> str:
-    """The state folder for this user and install, following the documented order."""
+class Refused(OSError):
+    """The state folder is not the user's own (or a file in it is not a plain file)."""
+
+
+def _absolute(env: Mapping[str, str], name: str) -> str:
+    value = env.get(name, "")
+    return value if os.path.isabs(value) else ""
+
+
+def _home(env: Mapping[str, str]) -> str:
+    """The user's home: `HOME` when absolute, else the account's, else ""."""
+    home = env.get("HOME", "") if "HOME" in env else os.path.expanduser("~")
+    if os.path.isabs(home):
+        return home
+    try:
+        import pwd
+
+        home = pwd.getpwuid(os.getuid()).pw_dir
+    except (ImportError, KeyError, OSError):
+        return ""
+    return home if os.path.isabs(home) else ""
+
+
+def state_dir(environ: Mapping[str, str] | None = None) -> str:
+    """The state folder for this user and install, following the documented order.
+
+    Relative values are skipped; "" when no absolute folder is known (`ensure_dir` refuses it).
+    """
     env = os.environ if environ is None else environ
-    explicit = env.get("HOOKMSG_HOOK_STATE_DIR", "")
+    explicit = _absolute(env, "HOOKMSG_HOOK_STATE_DIR")
     if explicit:
         return explicit
-    plugin = env.get("CLAUDE_PLUGIN_DATA", "")
+    plugin = _absolute(env, "CLAUDE_PLUGIN_DATA")
     if plugin:
         return os.path.join(plugin, "state")
-    xdg = env.get("XDG_STATE_HOME", "")
-    if xdg and os.path.isabs(xdg):
+    xdg = _absolute(env, "XDG_STATE_HOME")
+    if xdg:
         return os.path.join(xdg, "hookmsg")
     if os.name == "nt":
-        local = env.get("LOCALAPPDATA", "")
+        local = _absolute(env, "LOCALAPPDATA")
         if local:
             return os.path.join(local, "hookmsg", "state")
-    return os.path.join(os.path.expanduser("~"), ".local", "state", "hookmsg")
+    home = _home(env)
+    return os.path.join(home, ".local", "state", "hookmsg") if home else ""
 
 
 def session_file_name(session_id: str) -> str:
@@ -57,22 +98,69 @@ def session_file_name(session_id: str) -> str:
 
 
 def ensure_dir(folder: str) -> str:
-    """Create the state folder (0700) if needed; raise OSError when it cannot be used."""
-    if not os.path.isdir(folder):
-        parent = os.path.dirname(os.path.abspath(folder))
-        os.makedirs(parent, exist_ok=True)
-        with suppress(FileExistsError):
-            os.mkdir(folder, 0o700)
-    if not os.path.isdir(folder):
-        raise NotADirectoryError(f"state folder {folder} is not a folder")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise PermissionError(f"state folder {folder} is not writable")
+    """Create the state folder (0700) if needed; raise OSError when it cannot be used
+    (`Refused` when it is not the user's own)."""
+    descriptor = _open_folder(folder)
+    os.close(descriptor)
     return folder
 
 
-def _open_locked(path: str) -> int:
+def _open_folder(folder: str) -> int:
+    """A descriptor of the state folder (created if missing), checked to be the user's own.
+
+    Where files cannot be opened relative to a folder (Windows), -1: paths are used.
+    """
+    if not folder or not os.path.isabs(folder):
+        raise Refused(f"state folder '{folder}' is not an absolute path")
+    if not os.path.isdir(folder):
+        os.makedirs(os.path.dirname(folder), exist_ok=True)
+        with suppress(FileExistsError):
+            os.mkdir(folder, 0o700)
+    if not _AT:
+        _check_folder(os.stat(folder), folder)
+        return -1
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    try:  # judged by the descriptor: the folder cannot be swapped after the check
+        _check_folder(os.fstat(descriptor), folder)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return descriptor
+
+
+def _check_folder(info: os.stat_result, folder: str) -> None:
+    if not stat.S_ISDIR(info.st_mode):
+        raise NotADirectoryError(f"state folder {folder} is not a folder")
+    if hasattr(os, "geteuid"):
+        if info.st_uid != os.geteuid():
+            raise Refused(f"state folder {folder} is not owned by this user")
+        if info.st_mode & 0o022:
+            raise Refused(f"state folder {folder} is writable by others")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PermissionError(f"state folder {folder} is not writable")
+
+
+def _open_in(folder: int, where: str, name: str, flags: int, mode: int = 0o600) -> int:
+    """`name` in the state folder, never through a link; only a regular file is kept open."""
+    if folder >= 0:
+        descriptor = os.open(name, flags | _NOFOLLOW, mode, dir_fd=folder)
+    else:
+        descriptor = os.open(os.path.join(where, name), flags | _NOFOLLOW, mode)
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise Refused(f"{name} in the state folder is not a regular file")
+    return descriptor
+
+
+def _open_locked(folder: int, where: str, name: str) -> int:
     """A descriptor of the lock file, holding its exclusive lock (closing it releases)."""
-    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+        descriptor = _open_in(folder, where, name, flags)
+    except OSError as error:
+        if isinstance(error, Refused) or not os.path.lexists(os.path.join(where, name)):
+            raise
+        raise Refused(f"{name} in the state folder is a link or not a file") from None
     try:
         _lock(descriptor)
     except BaseException:
@@ -94,12 +182,19 @@ def _lock(descriptor: int) -> None:
     fcntl.flock(descriptor, fcntl.LOCK_EX)
 
 
-def _read(path: str) -> dict[str, Any]:
+def _read(folder: int, where: str, name: str) -> dict[str, Any]:
+    """The saved state; {} when there is none, or it is damaged, too large, a link or not a
+    file (a link is never followed, and the next save replaces it)."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_STATE_BYTES + 1)
-    except FileNotFoundError:
+        descriptor = _open_in(folder, where, name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
         return {}
+    try:
+        data = read_upto(descriptor, MAX_STATE_BYTES + 1)
+    except OSError:
+        return {}
+    finally:
+        os.close(descriptor)
     if len(data) > MAX_STATE_BYTES:
         return {}
     try:
@@ -109,18 +204,25 @@ def _read(path: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _write(folder: str, path: str, value: dict[str, Any]) -> None:
+def _write(folder: int, where: str, name: str, value: dict[str, Any]) -> None:
     text = json.dumps(value, sort_keys=True, separators=(",", ":"))
-    temporary = os.path.join(folder, f".tmp-{os.getpid()}-{os.urandom(6).hex()}.json")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    descriptor = os.open(temporary, flags, 0o600)
+    temporary = f".tmp-{os.getpid()}-{os.urandom(6).hex()}.json"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+    descriptor = _open_in(folder, where, temporary, flags)
+    at = {"src_dir_fd": folder, "dst_dir_fd": folder} if folder >= 0 else {}
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
             handle.write(text)
-        os.replace(temporary, path)
+        if folder >= 0:  # rename replaces a link planted at `name`, never its target
+            os.replace(temporary, name, **at)
+        else:
+            os.replace(os.path.join(where, temporary), os.path.join(where, name))
     except BaseException:
         with suppress(OSError):
-            os.unlink(temporary)
+            if folder >= 0:
+                os.unlink(temporary, dir_fd=folder)
+            else:
+                os.unlink(os.path.join(where, temporary))
         raise
 
 
@@ -131,20 +233,34 @@ def update(
 ) -> T:
     """Run `change` on the session's state (a dict it may modify) under the session's lock,
     save the result atomically, and return what `change` returned."""
-    where = ensure_dir(folder if folder is not None else state_dir())
-    stem = session_file_name(session_id)
-    path = os.path.join(where, stem + ".json")
-    lock = _open_locked(os.path.join(where, stem + ".lock"))
+    where = folder if folder is not None else state_dir()
+    descriptor = _open_folder(where)
     try:
-        value = _read(path)
-        result = change(value)
-        _write(where, path, value)
+        stem = session_file_name(session_id)
+        lock = _open_locked(descriptor, where, stem + ".lock")
+        try:
+            value = _read(descriptor, where, stem + ".json")
+            result = change(value)
+            _write(descriptor, where, stem + ".json", value)
+        finally:
+            os.close(lock)
     finally:
-        os.close(lock)
+        if descriptor >= 0:
+            os.close(descriptor)
     return result
 
 
 def read(session_id: str, folder: str | None = None) -> dict[str, Any]:
-    """The session's state as last saved ({} when there is none)."""
+    """The session's state as last saved ({} when there is none or the folder is refused)."""
     where = folder if folder is not None else state_dir()
-    return _read(os.path.join(where, session_file_name(session_id) + ".json"))
+    try:
+        descriptor = _open_folder(where) if os.path.isdir(where) else None
+    except OSError:
+        return {}
+    if descriptor is None:
+        return {}
+    try:
+        return _read(descriptor, where, session_file_name(session_id) + ".json")
+    finally:
+        if descriptor >= 0:
+            os.close(descriptor)

@@ -10,6 +10,7 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
+    from typing import Callable
 
 VALUE_LIMIT = 200
 ELLIPSIS = "…"
@@ -58,32 +59,57 @@ def fill(template: str, values: Mapping[str, str]) -> str:
 
 
 def within_cap(
-    parts: Sequence[tuple[str, str]], cap: int, head: str = "", where: str = ""
+    parts: Sequence[tuple[str, str]],
+    cap: int,
+    head: str = "",
+    where: str = "",
+    *,
+    size: Callable[[str], int] = len,
+    overhead: int = 0,
 ) -> tuple[str, list[str]]:
-    """Join `(name, text)` parts under `head`, whole parts in order, at most `cap` characters.
+    """Join `(name, text)` parts under `head`, whole parts in order, within `cap`.
 
-    A part that does not fit is left out (later, shorter ones may still fit) and one last
-    line names what was left out. Returns the text and the names left out.
+    `size` counts a text as the harness will count it once it is in its envelope, and
+    `overhead` is what the envelope adds (`envelope.budget`): the answer as a whole stays
+    within `cap`. A part that does not fit is left out (later, shorter ones may still fit)
+    and one last line names what was left out. Returns the text and the names left out.
     """
-    kept: list[tuple[str, str]] = []
+    room = cap - overhead
+    gap = size(SEPARATOR)
+    kept: list[tuple[str, str, int]] = []
     left_out: list[str] = []
-    size = len(head)
+    total = size(head) if head else 0
     for name, text in parts:
-        grown = size + (len(SEPARATOR) if size else 0) + len(text)
-        if grown <= cap:
-            kept.append((name, text))
-            size = grown
+        cost = size(text)
+        grown = total + (gap if head or kept else 0) + cost
+        if grown <= room:
+            kept.append((name, text, cost))
+            total = grown
         else:
             left_out.append(name)
+    order = [n for n, _ in parts]
     while left_out:
         note = omission_line(left_out, cap, where)
-        body = _join(head, kept)
-        if len(body) + len(SEPARATOR) + len(note) <= cap or not kept:
+        body = _join(head, [(n, t) for n, t, _ in kept])
+        if total + gap + size(note) <= room or not kept:
             text = f"{body}{SEPARATOR}{note}" if body else note
-            return text[:cap], left_out
-        name, _ = kept.pop()
-        left_out = sorted([*left_out, name], key=[n for n, _ in parts].index)
-    return _join(head, kept), []
+            return _cut(text, room, size), left_out
+        name, _, cost = kept.pop()
+        total -= cost + (gap if head or kept else 0)
+        left_out = sorted([*left_out, name], key=order.index)
+    return _join(head, [(n, t) for n, t, _ in kept]), []
+
+
+def _cut(text: str, room: int, size: Callable[[str], int]) -> str:
+    """The longest start of `text` that `size` counts within `room` (sizes add up)."""
+    if size(text) <= room:
+        return text
+    used = 0
+    for index, char in enumerate(text):
+        used += size(char)
+        if used > room:
+            return text[:index]
+    return text
 
 
 def omission_line(names: Sequence[str], cap: int, where: str) -> str:

@@ -36,6 +36,9 @@ def contract_data(harness: Harness) -> dict[str, Any]:
         # Deny-only events (registered by `install --strict`) are spelled too.
         "event_names": dict(sorted({**harness.deny_events, **harness.events}.items())),
         "patch_tools": list(contract.patch_tools),
+        # What of the answer the harness's output cap counts, and in which unit.
+        "cap_counts": contract.cap_counts,
+        "cap_unit": contract.cap_unit,
         "payload": contract.payload,
         "tools": tools,
     }
@@ -87,6 +90,8 @@ def dispatch_table_data(loaded: LoadedProject) -> dict[str, Any]:
         "conditions": conditions,
         "contracts": contracts,
         "events": list(EVENTS),
+        # The largest project file a guard reads (the build's own bound on its inputs).
+        "max_file_bytes": loaded.project.settings.max_file_bytes,
         "messages": messages,
         "version": TABLE_VERSION,
     }

@@ -20,7 +20,7 @@ from hookmsg.xcsh import CHANNELS
 
 TEMPLATE = "xcsh-hookmsg.js.j2"
 CUSTOM_TYPE = "hookmsg"
-MAX_PAYLOAD = 65536  # characters; Linux caps one argument at 128 KiB
+MAX_PAYLOAD = 65536  # UTF-8 bytes; Linux caps one argument at 128 KiB (MAX_ARG_STRLEN)
 
 
 def module_table(harness: Harness, registry: HookRegistry) -> dict[str, dict[str, Any]]:

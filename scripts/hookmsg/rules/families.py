@@ -40,6 +40,8 @@ class ProjectFacts:
     # The skill catalogue as shown, and the budget its index must stay within.
     skills_display: str
     skill_index_budget: int
+    # The cap on what a harness reads per call (`delivered-cap`).
+    delivered_cap: int = 10_000
 
 
 def messages(facts: ProjectFacts) -> list[Diagnostic]:
@@ -118,9 +120,27 @@ def skill_index_budget(facts: ProjectFacts) -> list[Diagnostic]:
     )
 
 
+def envelope_cap(facts: ProjectFacts) -> list[Diagnostic]:
+    """D005: each context message's answer within the cap, as each wired harness counts it."""
+    from hookmsg.rules import envelope
+
+    catalogue = facts.catalogue
+    if catalogue.registry is None or catalogue.harnesses is None:
+        return []
+    messages = {**facts.authored, **facts.generated_messages}
+    return envelope.check(catalogue.registry, catalogue.harnesses, messages, facts.delivered_cap)
+
+
 Family = Callable[[ProjectFacts], list[Diagnostic]]
 # Every project-level rule family, in the order it runs.
-FAMILIES: tuple[Family, ...] = (messages, wiring, guard_references, contract, skill_index_budget)
+FAMILIES: tuple[Family, ...] = (
+    messages,
+    wiring,
+    guard_references,
+    contract,
+    skill_index_budget,
+    envelope_cap,
+)
 
 
 def check_project(facts: ProjectFacts) -> list[Diagnostic]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 
+from hookmsg_dispatch.call import FileChange
 from hookmsg_dispatch.guards.common import (
     MAX_READ_BYTES,
     number,
@@ -22,14 +23,17 @@ from hookmsg_dispatch.guards.patch import patched_text
 
 TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterator, Mapping
     from typing import Any
 
-    from hookmsg_dispatch.call import Call, FileChange
+    from hookmsg_dispatch.call import Call
     from hookmsg_dispatch.guards.manifests import Entries
     from hookmsg_dispatch.project import Project
 
 LOCKFILE_CHANGE = "lockfile edited by hand"
+# Manifests read whole (and rebuilt) per call; any more in one call are judged by the
+# lines the call changes. With `max-file-bytes` this bounds what one call reads and parses.
+MAX_WHOLE_FILES = 4
 
 
 def glob_match(name: str, glob: str) -> bool:
@@ -45,16 +49,31 @@ def _matches(name: str, globs: list[str]) -> bool:
     return any(glob_match(name, glob) for glob in globs)
 
 
+def _replaced(disk: str, before: str, after: str, every: bool, limit: int) -> str | None:
+    """The edit applied to the file, or None when the result would be over `limit` bytes'
+    worth of characters (a short `old_string` replaced everywhere by a long one)."""
+    count = disk.count(before) if every else 1
+    if len(disk) + count * (len(after) - len(before)) > limit:
+        return None
+    return disk.replace(before, after, -1 if every else 1)
+
+
 def _texts(
-    call: Call, project: Project, relative: str, change: FileChange
+    call: Call, project: Project, relative: str, change: FileChange, limit: int
 ) -> tuple[str, str, bool]:
     """(before, after, whole): whole texts when they can be known, else the edit's pieces."""
-    disk = project.read_text(relative, MAX_READ_BYTES)
     if change.created or (change.created is None and change.before is None):
+        disk = project.read_text(relative, limit) if limit else None
         return disk or "", change.after, True
+    if not limit:  # past the files one call reads whole: the change's own lines
+        return change.before or "", change.after, False
+    disk = project.read_text(relative, limit)
     if disk is not None and change.before and change.before in disk:
         every = isinstance(call.tool_input, dict) and call.tool_input.get("replace_all") is True
-        return disk, disk.replace(change.before, change.after, -1 if every else 1), True
+        replaced = _replaced(disk, change.before, change.after, every, limit)
+        if replaced is None:
+            return change.before, change.after, False
+        return disk, replaced, True
     full = os.path.join(project.root, *relative.split("/"))
     patched = patched_text(
         call.tool_input,
@@ -64,6 +83,29 @@ def _texts(
     if patched is not None:
         return disk or "", patched, True
     return change.before or "", change.after, False
+
+
+def _per_file(
+    changes: Iterator[tuple[Project, str, FileChange]],
+) -> list[tuple[Project, str, FileChange]]:
+    """One change per file, in order: a patch's several sections on one file become one
+    change (their removed and added lines joined), so the file is read and judged once."""
+    merged: dict[str, tuple[Project, str, FileChange]] = {}
+    for project, relative, change in changes:
+        seen = merged.get(relative)
+        if seen is None:
+            merged[relative] = (project, relative, change)
+            continue
+        first = seen[2]
+        before = (
+            None
+            if first.before is None and change.before is None
+            else "\n".join(text for text in (first.before, change.before) if text is not None)
+        )
+        created = first.created if first.created == change.created else None
+        joined = FileChange(first.path, first.after + "\n" + change.after, before, created)
+        merged[relative] = (project, relative, joined)
+    return list(merged.values())
 
 
 def describe(before: Entries, after: Entries) -> list[str]:
@@ -83,14 +125,14 @@ def describe(before: Entries, after: Entries) -> list[str]:
 
 
 def _manifest_change(
-    kind: str, call: Call, project: Project, relative: str, change: FileChange
+    kind: str, call: Call, project: Project, relative: str, change: FileChange, *, limit: int
 ) -> list[str]:
     from hookmsg_dispatch.guards import manifests  # `re` and `json`: only for a manifest
 
     reader = manifests.READERS.get(kind)
     if reader is None:
         return []
-    before, after, whole = _texts(call, project, relative, change)
+    before, after, whole = _texts(call, project, relative, change, limit)
     if whole:
         try:
             return _diff(reader(before) if before.strip() else {}, reader(after))
@@ -107,14 +149,18 @@ def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dic
     lockfiles = strings(data, "lockfiles")
     kinds = {k: v for k, v in table(data, "manifests").items() if isinstance(v, str)}
     limit = max(1, int(number(data, "max-changes", 3)))
-    for project, relative, change in project_changes(call, root):
+    read_limit = int(number(data, "max-file-bytes", MAX_READ_BYTES))
+    whole_files = 0
+    for project, relative, change in _per_file(project_changes(call, root)):
         name = relative.rsplit("/", 1)[-1]
         if _matches(name, lockfiles):
             return {"path": relative, "change": LOCKFILE_CHANGE}
         kind = next((k for glob, k in kinds.items() if glob_match(name, glob)), None)
         if kind is None:
             continue
-        found = _manifest_change(kind, call, project, relative, change)
+        whole_files += 1
+        reads = read_limit if whole_files <= MAX_WHOLE_FILES else 0
+        found = _manifest_change(kind, call, project, relative, change, limit=reads)
         if found:
             if len(found) > limit:
                 found = [*found[:limit], f"{len(found) - limit} more"]

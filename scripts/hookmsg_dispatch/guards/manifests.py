@@ -20,8 +20,12 @@ if TYPE_CHECKING:
 
 Entries = dict[str, tuple[str, str]]
 
-_PEP508 = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(.*?)\s*$", re.S)
-_QUOTED = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'([^']*)'")
+# The rest of the line is taken whole and stripped afterwards: a lazy `(.*?)\s*$` retries
+# the trailing spaces at every position of a long run of them.
+_PEP508 = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?(.*)$", re.S)
+# A string that does not close is consumed to the end (and dropped), so no quote is the
+# start of a second scan.
+_QUOTED = re.compile(r"\"((?:[^\"\\]|\\.)*)(\"?)|'([^']*)('?)")
 _HEADER = re.compile(r"^\s*\[\[?([^\[\]]+)\]\]?\s*(?:#.*)?$")
 _KEY = re.compile(r"^\s*(\"[^\"]+\"|'[^']+'|[A-Za-z0-9_.-]+)\s*=\s*(.*)$")
 _VERSIONISH = re.compile(
@@ -35,18 +39,33 @@ def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+# One token of a TOML line: a basic string (backslash escapes), a literal string, a bracket
+# or a comment mark. A string that does not close runs to the end of the line (TOML
+# strings of these kinds never span lines), so no string start is scanned twice: a line
+# of `"\"\"\"...` costs one pass, not one pass per quote.
+_TOKEN = re.compile(r"\"(?:[^\"\\]|\\.)*\"?|'[^']*'?|[\[\]{}#]")
+
+
 def _strip_comment(line: str) -> str:
     """A TOML line without its `#` comment (a `#` inside a string is kept)."""
-    quote = ""
-    for index, char in enumerate(line):
-        if quote:
-            if char == quote:
-                quote = ""
-        elif char in "\"'":
-            quote = char
-        elif char == "#":
-            return line[:index]
+    if "#" not in line:
+        return line
+    for match in _TOKEN.finditer(line):
+        if match.group(0) == "#":
+            return line[: match.start()]
     return line
+
+
+def _depth(value: str) -> int:
+    """How many more `[`/`{` than `]`/`}` a piece of TOML opens, outside strings."""
+    depth = 0
+    for match in _TOKEN.finditer(value):
+        token = match.group(0)
+        if token in ("[", "{"):
+            depth += 1
+        elif token in ("]", "}"):
+            depth -= 1
+    return depth
 
 
 def _unquote(key: str) -> str:
@@ -54,17 +73,22 @@ def _unquote(key: str) -> str:
 
 
 def _toml_tables(text: str) -> Iterator[tuple[str, str, str]]:
-    """(table, key, value) for each key of a TOML file; a multi-line array's lines are joined."""
+    """(table, key, value) for each key of a TOML file; a multi-line array's lines are joined.
+
+    One pass: a value that spans lines keeps a running bracket depth, each line scanned once.
+    """
     table = ""
-    pending: tuple[str, list[str]] | None = None
+    pending: str | None = None
+    parts: list[str] = []
+    depth = 0
     for raw in text.split("\n"):
         line = _strip_comment(raw)
         if pending is not None:
-            pending[1].append(line)
-            joined = " ".join(pending[1])
-            if _balanced(joined):
-                yield table, pending[0], joined.strip()
-                pending = None
+            parts.append(line)
+            depth += _depth(line)
+            if depth <= 0:
+                yield table, pending, " ".join(parts).strip()
+                pending, parts = None, []
             continue
         header = _HEADER.match(line)
         if header is not None:
@@ -74,53 +98,51 @@ def _toml_tables(text: str) -> Iterator[tuple[str, str, str]]:
         if key is None:
             continue
         name, value = _unquote(key.group(1).strip()), key.group(2)
-        if _balanced(value):
+        depth = _depth(value)
+        if depth <= 0:
             yield table, name, value.strip()
         else:
-            pending = (name, [value])
+            pending, parts = name, [value]
     if pending is not None:
-        yield table, pending[0], " ".join(pending[1]).strip()
+        yield table, pending, " ".join(parts).strip()
 
 
 def _split_dotted(name: str) -> list[str]:
-    parts, current, quote = [], "", ""
+    parts: list[str] = []
+    current: list[str] = []
+    quote = ""
     for char in name:
         if quote:
-            current += char
+            current.append(char)
             if char == quote:
                 quote = ""
         elif char in "\"'":
             quote = char
-            current += char
+            current.append(char)
         elif char == ".":
-            parts.append(current)
-            current = ""
+            parts.append("".join(current))
+            current = []
         else:
-            current += char
-    parts.append(current)
+            current.append(char)
+    parts.append("".join(current))
     return parts
 
 
-def _balanced(value: str) -> bool:
-    depth = 0
-    for match in re.finditer(r"\"(?:[^\"\\]|\\.)*\"|'[^']*'|[\[\]{}]", value):
-        token = match.group(0)
-        if token in "[{":
-            depth += 1
-        elif token in "]}":
-            depth -= 1
-    return depth <= 0
-
-
 def _quoted(value: str) -> list[str]:
-    return [m.group(1) if m.group(1) is not None else m.group(2) for m in _QUOTED.finditer(value)]
+    found = []
+    for match in _QUOTED.finditer(value):
+        if match.group(2):
+            found.append(match.group(1))
+        elif match.group(4):
+            found.append(match.group(3))
+    return found
 
 
 def _requirement(text: str, group: str, found: Entries) -> None:
     match = _PEP508.match(text)
     if match is not None:
         name = match.group(1)
-        spec = ((match.group(2) or "") + " " + match.group(3)).strip()
+        spec = ((match.group(2) or "") + " " + match.group(3).strip()).strip()
         found[f"{group}:{_normal(name)}"] = (name, spec)
 
 
@@ -182,7 +204,10 @@ def cargo(text: str) -> Entries:
 
 
 def package_json(text: str) -> Entries:
-    data = json.loads(text)
+    try:
+        data = json.loads(text)
+    except RecursionError:  # nested deeper than the parser goes: not a manifest to judge
+        raise ValueError("nested too deeply") from None
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
     found: Entries = {}
@@ -210,7 +235,21 @@ def requirements(text: str) -> Entries:
     return found
 
 
-_GO_LINE = re.compile(r"^\s*(?:require\s+)?([A-Za-z0-9][\w.~/-]*\.[\w.~/-]+)\s+(v[^\s/]+)")
+# A required module and its version, word by word: one pattern over the whole line
+# (`[\w.~/-]*\.[\w.~/-]+\s+`) retried every dot of a long word against the rest of it.
+_GO_MODULE = re.compile(r"[A-Za-z0-9][\w.~/-]*\Z")
+_GO_VERSION = re.compile(r"v[^\s/]+")
+
+
+def _go_line(line: str) -> tuple[str, str] | None:
+    """(module, version) of a `require` line or a line of a require block, or None."""
+    words = line.split(None, 3)
+    if words[:1] == ["require"]:
+        words = words[1:]
+    if len(words) < 2 or "." not in words[0][1:-1] or _GO_MODULE.match(words[0]) is None:
+        return None
+    version = _GO_VERSION.match(words[1])
+    return None if version is None else (words[0], version.group(0))
 
 
 def go_mod(text: str) -> Entries:
@@ -225,9 +264,9 @@ def go_mod(text: str) -> Entries:
             in_block = False
             continue
         if in_block or line.startswith("require "):
-            match = _GO_LINE.match(line)
-            if match is not None:
-                found[f"go:{match.group(1)}"] = (match.group(1), match.group(2))
+            required = _go_line(line)
+            if required is not None:
+                found[f"go:{required[0]}"] = required
     return found
 
 
@@ -261,9 +300,9 @@ def fragment(kind: str, text: str) -> Entries:
     if kind == "go-mod":
         found: Entries = {}
         for line in text.split("\n"):
-            match = _GO_LINE.match(line.split("//", 1)[0])
-            if match is not None:
-                found[f"go:{match.group(1)}"] = (match.group(1), match.group(2))
+            required = _go_line(line.split("//", 1)[0])
+            if required is not None:
+                found[f"go:{required[0]}"] = required
         return found
     found = {}
     for raw in text.split("\n"):

@@ -17,8 +17,10 @@ const CONTRACT = "xcsh";
 // Runs the dispatcher only if it exists: python exits 2 on a missing script.
 const BOOT = "import os,sys,runpy;f=sys.argv[1];del sys.argv[0];os.path.isfile(f) and runpy.run_path(f,run_name='__main__')";
 const CUSTOM_TYPE = "hookmsg";
-// Linux refuses a single argument over 128 KiB; larger payloads lose their bulky fields.
+// Linux refuses a single argument over 128 KiB, counted in bytes as the kernel counts it
+// (UTF-8), not in JavaScript string length: larger payloads lose their bulky fields.
 const MAX_PAYLOAD = 65536;
+const UTF8 = new TextEncoder();
 const BULKY = ["input", "prompt"];
 const UNFILLED = "$" + "{";
 
@@ -88,7 +90,7 @@ function payload(name, event, ctx) {
     if (key in source) body[key] = source[key];
   }
   let text = read(() => JSON.stringify(body));
-  if (text === null || text.length > MAX_PAYLOAD) {
+  if (text === null || UTF8.encode(text).length > MAX_PAYLOAD) {
     for (const key of BULKY) delete body[key];
     body.truncated = true;
     text = JSON.stringify(body);
