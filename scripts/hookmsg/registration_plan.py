@@ -17,9 +17,22 @@ from hookmsg.vocabulary import EVERY, TOOL_EVENTS
 
 INSTALL_TOKENS = ("PYTHON_BIN", "HARNESS_ROOT")
 # No `$`, backtick, double quote or backslash: safe inside double quotes in sh and PowerShell.
+# It compiles and runs the dispatcher's file itself (runpy would import pkgutil, and with it
+# typing, re and enum, on every call). Whatever goes wrong before the dispatcher's own
+# fail-open handling takes over (the file missing, unreadable, truncated, undecodable, a
+# syntax error, an exception while it loads) reaches the exception hook, which ends the
+# process with exit 0 and no output: Python's own answer would be exit 1 or 2 and a
+# traceback, which blocks a PreToolUse call and keeps Codex's Stop looping. The file is
+# read up to 1 MiB (the dispatcher's is about 1 KB): a damaged huge file fails to compile.
 BOOT = (
+    "import os,sys;sys.excepthook=lambda*a:os._exit(0);f=sys.argv[1];del sys.argv[0];"
+    "exec(compile(open(f,'rb').read(1<<20),f,'exec'),{'__name__':'__main__','__file__':f})"
+)
+# Bootstraps of earlier releases: a command running through one of them is still ours (an
+# upgrade replaces it), though new registrations use only BOOT.
+LEGACY_BOOTS = (
     "import os,sys,runpy;f=sys.argv[1];del sys.argv[0];"
-    "os.path.isfile(f) and runpy.run_path(f,run_name='__main__')"
+    "os.path.isfile(f) and runpy.run_path(f,run_name='__main__')",
 )
 INTERPRETER_FLAGS = ("-I", "-S", "-c", BOOT)
 PLUGIN_ROOT = "CLAUDE_PLUGIN_ROOT"  # Claude Code substitutes it when it runs the hook
@@ -114,13 +127,25 @@ def command_strings(value: Any) -> list[str]:
     return found
 
 
-def runs_through_boot(command: str) -> bool:
-    """True when `command` starts the interpreter, isolated, on the fail-open bootstrap."""
+def boot_prefix(command: str) -> str | None:
+    """The command up to its dispatcher path's opening quote, when it runs the interpreter,
+    isolated, on the fail-open bootstrap (this release's or an earlier one); else None."""
     body = command[2:] if command.startswith("& ") else command
     if not body.startswith('"'):
-        return False
+        return None
     end = body.find('"', 1)
-    return end > 1 and body[end + 1 :].startswith(f' -I -S -c "{BOOT}" "')
+    if end <= 1:
+        return None
+    for boot in (BOOT, *LEGACY_BOOTS):
+        flags = f' -I -S -c "{boot}" "'
+        if body[end + 1 :].startswith(flags):
+            return body[: end + 1] + flags
+    return None
+
+
+def runs_through_boot(command: str) -> bool:
+    """True when `command` starts the interpreter, isolated, on the fail-open bootstrap."""
+    return boot_prefix(command) is not None
 
 
 def registered_messages(harness: Harness, registry: HookRegistry) -> set[str]:

@@ -6,9 +6,10 @@ to the model, with matchers in the harness's tool names and timeouts in its unit
 
 Every command runs the dispatcher through a fail-open bootstrap (BOOT): the interpreter
 in isolated mode (`-I`: neither the opened project's files nor PYTHON* variables reach
-sys.path) without `site` (`-S`) runs a one-line program that starts the dispatcher only
-if its file exists, so a deleted or superseded install root exits 0 with no output
-instead of Python's exit 2 (which blocks PreToolUse and keeps Codex's Stop looping).
+sys.path) without `site` (`-S`) runs a one-line program that compiles and runs the
+dispatcher's file and turns any failure to load or run it into exit 0 with no output, so
+a deleted, superseded or damaged install root blocks nothing, instead of Python's exit 1
+or 2 (2 blocks PreToolUse and keeps Codex's Stop looping).
 """
 
 from __future__ import annotations
