@@ -222,7 +222,9 @@ def test_stop_never_blocks_nor_continues(root: Path, env: Any) -> None:
         payload = payload_fixtures(contract)["Stop"]
         argv = [] if contract == "claude-code" else ["--contract", contract]
         for strict in ({}, {"HOOKMSG_STRICT": "1"}):
-            ran = dispatch(root, *argv, "Stop", "stop", payload=payload, env={**env, **strict})
+            # A context of its own each time (the stop text is delivered once per context).
+            fresh = {**env, **strict, "HOOKMSG_HOOK_STATE_DIR": f"{root}-state-{contract}{strict}"}
+            ran = dispatch(root, *argv, "Stop", "stop", payload=payload, env=fresh)
             _no_block(ran)
             assert ran.err == ""
             if contract == "claude-code":

@@ -36,10 +36,14 @@ def test_the_table_describes_every_message_and_contract(project: Path) -> None:
     assert messages["sessionstart"] == {
         "advisory": None,
         "condition": None,
+        "digest": messages["sessionstart"]["digest"],
         "file": "messages/sessionstart.md",
         "kind": "context",
         "placeholders": [],
     }
+    digests = [entry["digest"] for entry in messages.values()]
+    assert len(set(digests)) == len(digests)  # one per text
+    assert all(len(d) == 16 and int(d, 16) >= 0 for d in digests)
     guard = messages["pretooluse-dependency-guard"]
     assert guard["kind"] == "guard"
     assert "path" in guard["placeholders"]

@@ -6,21 +6,6 @@ from hookmsg.catalogue import Harness
 from hookmsg.vocabulary import EVERY, SESSION_START, TOOL_EVENTS, matcher_key
 
 
-def folded_away(harness: Harness, event: str, key: str) -> bool:
-    """True when the harness folds this tool entry into another entry's matcher.
-
-    The folded entry's own messages never run there: the fold runs only the messages of
-    its `messages_from` entry (Codex runs the Write entry's for Edit|Write|apply_patch).
-    """
-    fold = harness.registration.fold if harness.registration is not None else None
-    return (
-        fold is not None
-        and event in TOOL_EVENTS
-        and key in fold.tools
-        and key != fold.messages_from
-    )
-
-
 def why_not_delivered(
     harness: Harness, event: str, matcher: str | None, *, strict: bool = False
 ) -> str | None:
@@ -49,11 +34,4 @@ def why_not_delivered(
         return "has no matchers"
     if event in TOOL_EVENTS and not any(tool in harness.tools for tool in key.split("|")):
         return f"has no tool matching {key}"
-    fold = harness.registration.fold if harness.registration is not None else None
-    if fold is not None and folded_away(harness, event, key):
-        return (
-            f"folds {key} into its {fold.matcher} matcher, which runs only the "
-            f"{fold.messages_from} entry's messages, so what is registered for {key} alone "
-            "never runs there"
-        )
     return None

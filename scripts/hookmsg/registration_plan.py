@@ -8,7 +8,7 @@ recognises our commands by the bootstrap.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hookmsg.catalogue import Harness, HookRegistry
@@ -47,8 +47,12 @@ class Entry:
     event: str  # the registry's spelling
     spelled: str  # the harness's spelling
     matcher: str | None  # in the harness's terms; None: no matcher at all
-    messages: tuple[str, ...]
+    messages: tuple[str, ...]  # every message it may evaluate, in registry order, once each
     timeout: int  # in the harness's unit
+    # The registry entries (their matcher keys, in registry order) that the harness folds
+    # into this one: the command names them (`--entry KEY`) and the dispatcher decides per
+    # call which apply. Empty: the command names `messages` itself.
+    folded: tuple[str, ...] = ()
 
 
 def allowed_tokens(harness: Harness) -> frozenset[str]:
@@ -81,24 +85,34 @@ def _matcher(harness: Harness, event: str, key: str) -> str | None:
 def entries_for(harness: Harness, registry: HookRegistry, *, strict: bool = False) -> list[Entry]:
     """The dispatcher entries of `harness`, in registry order.
 
-    `strict`: also the events whose output reaches the model only as a refusal.
+    `strict`: also the events whose output reaches the model only as a refusal. Where the
+    harness folds several tools into one matcher, their entries of one event become one
+    entry, at the place of the first, that names them all (`folded`).
     """
     registration = harness.registration
     if registration is None:
         return []
     scale = 1000 if registration.timeout_unit == "ms" else 1
     fold = registration.fold
-    entries = []
+    entries: list[Entry] = []
+    folds: dict[str, int] = {}  # event -> index of its folded entry in `entries`
     for entry in registry.dispatch:
         event, key = entry.key
         if why_not_delivered(harness, event, entry.matcher, strict=strict) is not None:
             continue
-        if fold is not None and event in TOOL_EVENTS and key == fold.messages_from:
-            matcher: str | None = fold.matcher  # the folded entries' matcher
-        else:
-            matcher = _matcher(harness, event, key)
         seconds = registry.timeouts.get(event, DEFAULT_TIMEOUT)
         spelled = harness.events.get(event) or harness.deny_events[event]
+        if fold is not None and event in TOOL_EVENTS and key in fold.tools:
+            at = folds.get(event)
+            if at is None:
+                folds[event] = len(entries)
+                entries.append(Entry(event, spelled, fold.matcher, (), seconds * scale, folded=()))
+                at = folds[event]
+            first = entries[at]
+            names = tuple(dict.fromkeys([*first.messages, *entry.messages]))
+            entries[at] = replace(first, messages=names, folded=(*first.folded, key))
+            continue
+        matcher = _matcher(harness, event, key)
         entries.append(Entry(event, spelled, matcher, tuple(entry.messages), seconds * scale))
     return entries
 

@@ -31,11 +31,14 @@ from hookmsg.registration_plan import (
 
 def _argv(harness: Harness, entry: Entry, strict: bool) -> list[str]:
     contract = harness.registration.contract if harness.registration else None
+    # A folded entry names the registry entries it stands for; the dispatcher picks per call.
+    named = [word for key in entry.folded for word in ("--entry", key)]
     return [
         *(["--contract", contract] if contract else []),
         *(["--strict"] if strict else []),
+        *named,
         entry.event,
-        *entry.messages,
+        *(() if entry.folded else entry.messages),
     ]
 
 
