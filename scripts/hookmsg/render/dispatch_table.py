@@ -14,6 +14,7 @@ import tomllib
 from typing import Any
 
 from hookmsg.catalogue import Harness
+from hookmsg.delivery import once_per_context
 from hookmsg.jsonout import dump_json
 from hookmsg.loaded import LoadedProject
 from hookmsg.template import scan_template
@@ -26,15 +27,6 @@ TABLE_VERSION = 1
 def text_digest(text: str) -> str:
     """A short, stable name for one delivered text (the first 16 hex digits of its SHA-256)."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-def once_per_context(harness: Harness) -> bool:
-    """Does the dispatcher deliver this harness's context messages once per context?
-
-    Yes wherever it delivers context at all: each harness keeps what a hook handed the
-    model in the conversation (see the inventory's delivery policy).
-    """
-    return harness.contract is not None and bool(harness.contract.context_events)
 
 
 def contract_data(harness: Harness) -> dict[str, Any]:
