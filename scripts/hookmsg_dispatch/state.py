@@ -11,9 +11,7 @@ the caller fails open.
 
 from __future__ import annotations
 
-import json
 import os
-from contextlib import suppress
 
 TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
@@ -61,8 +59,10 @@ def ensure_dir(folder: str) -> str:
     if not os.path.isdir(folder):
         parent = os.path.dirname(os.path.abspath(folder))
         os.makedirs(parent, exist_ok=True)
-        with suppress(FileExistsError):
+        try:  # noqa: SIM105 (no contextlib, json or re on the folder path: every call)
             os.mkdir(folder, 0o700)
+        except FileExistsError:
+            pass
     if not os.path.isdir(folder):
         raise NotADirectoryError(f"state folder {folder} is not a folder")
     if not os.access(folder, os.W_OK | os.X_OK):
@@ -102,6 +102,8 @@ def _read(path: str) -> dict[str, Any]:
         return {}
     if len(data) > MAX_STATE_BYTES:
         return {}
+    import json  # here, not at the top: the folder API is on every hook call's path
+
     try:
         value = json.loads(data.decode("utf-8"))
     except ValueError:
@@ -110,6 +112,8 @@ def _read(path: str) -> dict[str, Any]:
 
 
 def _write(folder: str, path: str, value: dict[str, Any]) -> None:
+    import json
+
     text = json.dumps(value, sort_keys=True, separators=(",", ":"))
     temporary = os.path.join(folder, f".tmp-{os.getpid()}-{os.urandom(6).hex()}.json")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
@@ -119,8 +123,10 @@ def _write(folder: str, path: str, value: dict[str, Any]) -> None:
             handle.write(text)
         os.replace(temporary, path)
     except BaseException:
-        with suppress(OSError):
+        try:  # noqa: SIM105
             os.unlink(temporary)
+        except OSError:
+            pass
         raise
 
 
