@@ -17,16 +17,17 @@ from hookmsg.vocabulary import EVERY, TOOL_EVENTS
 
 INSTALL_TOKENS = ("PYTHON_BIN", "HARNESS_ROOT")
 # No `$`, backtick, double quote or backslash: safe inside double quotes in sh and PowerShell.
-# It compiles and runs the dispatcher's file itself (runpy would import pkgutil, and with it
-# typing, re and enum, on every call). Whatever goes wrong before the dispatcher's own
-# fail-open handling takes over (the file missing, unreadable, truncated, undecodable, a
-# syntax error, an exception while it loads) reaches the exception hook, which ends the
-# process with exit 0 and no output: Python's own answer would be exit 1 or 2 and a
-# traceback, which blocks a PreToolUse call and keeps Codex's Stop looping. The file is
-# read up to 1 MiB (the dispatcher's is about 1 KB): a damaged huge file fails to compile.
+# It runs the dispatcher's file itself with `exec` on its bytes: runpy would import pkgutil,
+# and with it typing, re and enum, on every call, and `compile()` builds Python's AST types
+# first (about a third of the interpreter's own start-up). Whatever goes wrong before the
+# dispatcher's own fail-open handling takes over (the file missing, unreadable, truncated,
+# undecodable, a syntax error, an exception while it loads) reaches the exception hook,
+# which ends the process with exit 0 and no output: Python's own answer would be exit 1 or
+# 2 and a traceback, which blocks a PreToolUse call and keeps Codex's Stop looping. The
+# file is read up to 1 MiB (the dispatcher's is about 1 KB): a damaged huge file fails.
 BOOT = (
     "import os,sys;sys.excepthook=lambda*a:os._exit(0);f=sys.argv[1];del sys.argv[0];"
-    "exec(compile(open(f,'rb').read(1<<20),f,'exec'),{'__name__':'__main__','__file__':f})"
+    "exec(open(f,'rb').read(1<<20),{'__name__':'__main__','__file__':f})"
 )
 # Bootstraps of earlier releases: a command running through one of them is still ours (an
 # upgrade replaces it), though new registrations use only BOOT.
