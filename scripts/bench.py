@@ -470,8 +470,9 @@ def bench_dispatcher(tmp: Path, repeat: int) -> list[bool]:
     start = registered_command(root, *engine, "SessionStart", None)
     folded = registered_command(root, "codex", "hooks.json", "PreToolUse", "Edit|Write|apply_patch")
     silent = _write_payload(project, "src/app.py", f"{HEADER}\n\nprint('hello')\n")
-    # A new Python file without the header, holding an evaluation primitive: the write-header
-    # and eval guards.
+    # A new Python file without the header: the write-header guard. Holding an evaluation
+    # primitive too: the eval guard as well, which compiles its pattern (and imports re).
+    one = _write_payload(project, "src/app.py", "print('hello')\n")
     firing = _write_payload(project, "src/app.py", "value = eval(input())\n")
     update = (
         "*** Begin Patch\n*** Update File: src/models.py\n@@\n-VALUE = 1\n+VALUE = 2\n"
@@ -496,12 +497,13 @@ def bench_dispatcher(tmp: Path, repeat: int) -> list[bool]:
             cwd=project,
             check=False,
         ).stdout.count(b"Full procedure:")
-        for n, payload in enumerate((silent, firing))
+        for n, payload in enumerate((silent, one, firing))
     ]
-    print(f"  note: guards that spoke: {spoke[0]} on the silent payload, {spoke[1]} on the other")
+    print(f"  note: guards that spoke: {spoke[0]}, {spoke[1]} and {spoke[2]} on the three Writes")
     print(f"  note: each command is the registered one: {shlex_join(write[:5])} ...")
     cases = (
         (Case("dispatcher PreToolUse Write, guards silent", write, silent, 1.5), (False, True)),
+        (Case("dispatcher PreToolUse Write, one guard fires", write, one, 2.0), (False,)),
         (Case("dispatcher PreToolUse Write, two guards fire", write, firing, 2.0), (False,)),
         (Case("dispatcher SessionStart with the skill index", start, START_PAYLOAD, 1.5), (True,)),
         (Case("dispatcher Codex apply_patch update (folded)", folded, patch, 1.5), (False,)),
@@ -533,6 +535,8 @@ def session_figure(root: Path, project: Path, tmp: Path) -> bool:
     from hookmsg_dispatch.main import run  # the packaged dispatcher, in this process
 
     env = _env(tmp / "session-state")
+    # The compaction condition finds its folder in this process's environment.
+    os.environ["HOOKMSG_HOOK_STATE_DIR"] = env["HOOKMSG_HOOK_STATE_DIR"]
     total = 0
 
     def call(event: str, names: Sequence[str], **fields: object) -> None:

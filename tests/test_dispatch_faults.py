@@ -302,3 +302,10 @@ def test_nothing_is_imported_from_the_opened_project(root: Path, env: Any, tmp_p
     assert (done.returncode, done.stderr) == (0, b"")
     assert not marker.exists(), marker.read_text(encoding="utf-8")
     assert "src/app.py" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_payload_with_a_byte_order_mark_is_read(root: Path, env: Any) -> None:
+    payload = json.dumps(payload_fixtures("claude-code")["SessionStart"]).encode()
+    ran = dispatch(root, "SessionStart", "sessionstart", payload=b"\xef\xbb\xbf" + payload, env=env)
+    assert ran.err == ""
+    assert _context(ran) == delivered(root, "sessionstart")
