@@ -13,8 +13,10 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -182,3 +184,109 @@ def test_a_command_without_the_bootstrap_is_recognised() -> None:
     assert not runs_through_boot('"/usr/bin/python3" "/opt/hookmsg/hooks/dispatch.py" Stop stop')
     assert not runs_through_boot("python3 /opt/hookmsg/hooks/dispatch.py Stop stop")
     assert runs_through_boot(f'"/usr/bin/python3" -I -S -c "{BOOT}" "/opt/h/hooks/dispatch.py" S')
+
+
+# A damaged dispatcher: what a half-finished copy, a disk error or a wrong mode leaves.
+ENTRY = (REPO / "scripts" / "hookmsg_dispatch" / "entry.py").read_bytes()
+DAMAGED = {
+    "truncated": ENTRY[: ENTRY.index(b"sys.path[:]") + 8],
+    "undecodable": b"\xff\xfe" + ENTRY.replace(b"Python 3.9", b"Python \xe9\xff 3.9"),
+    "syntax-error": ENTRY.replace(b"if __name__ ==", b"if __name__ =", 1),
+    "nul-bytes": ENTRY[:40] + b"\x00" + ENTRY[40:],
+    "raises-while-loading": b"import sys\nraise RuntimeError('half an install')\n",
+}
+
+
+def _boot_run(
+    script: Path, python: str = sys.executable, user: list[str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """The registered command, as a harness runs it: `python -I -S -c BOOT <script> ...`."""
+    argv = [python, "-I", "-S", "-c", BOOT, str(script), "PreToolUse", "pretooluse-write"]
+    return subprocess.run(
+        [*(user or []), *argv],
+        cwd=script.parent,
+        input=PAYLOAD.encode(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGED))
+def test_a_damaged_dispatcher_exits_0_with_no_output(damage: str, tmp_path: Path) -> None:
+    script = tmp_path / "hooks" / "dispatch.py"
+    script.parent.mkdir()
+    script.write_bytes(DAMAGED[damage])
+    # Run bare, the damage shows: Python exits non-zero with a traceback.
+    bare = subprocess.run(
+        [sys.executable, "-I", "-S", str(script)], capture_output=True, check=False
+    )
+    assert bare.returncode != 0 and bare.stderr, damage
+    done = _boot_run(script)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b""), damage
+
+
+def _as_nobody() -> list[str] | None:
+    """A prefix that runs a command as `nobody` (needs root and setpriv), else None."""
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() != 0 or setpriv is None:
+        return None
+    return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+def test_an_unreadable_dispatcher_exits_0_with_no_output(tmp_path: Path) -> None:
+    user = _as_nobody()
+    python = sys.executable
+    if os.geteuid() == 0:
+        if user is None:
+            pytest.skip("root reads any file, and setpriv is missing to run as another user")
+        # The test's own interpreter may sit under root's home; a system one nobody can run.
+        found = [p for p in ("/usr/bin/python3", "/usr/local/bin/python3") if Path(p).is_file()]
+        if not found:
+            pytest.skip("no system Python that another user can run")
+        python = found[0]
+        folder = Path(tempfile.mkdtemp(prefix="hookmsg-unreadable-"))
+        folder.chmod(0o755)  # tmp_path's parents are root's alone
+    else:
+        folder = tmp_path
+    try:
+        script = folder / "hooks" / "dispatch.py"
+        script.parent.mkdir(mode=0o755)
+        script.write_text("print('the dispatcher ran')\n", encoding="utf-8")
+        script.chmod(0o644)
+        control = _boot_run(script, python, user)
+        assert control.stdout == b"the dispatcher ran\n", control.stderr  # it runs when readable
+        script.chmod(0o000)
+        done = _boot_run(script, python, user)
+        assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    finally:
+        if folder != tmp_path:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_dispatcher_that_fails_while_running_exits_0(tmp_path: Path) -> None:
+    script = tmp_path / "dispatch.py"
+    script.write_text("import sys\nsys.stdout.write('')\n1 / 0\n", encoding="utf-8")
+    done = _boot_run(script)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def test_the_bootstrap_imports_no_runpy(tmp_path: Path) -> None:
+    script = tmp_path / "dispatch.py"
+    script.write_text(
+        "import sys\nprint(sorted(m for m in ('runpy', 'pkgutil', 'typing', 're', 'enum')"
+        " if m in sys.modules))\n",
+        encoding="utf-8",
+    )
+    done = _boot_run(script)
+    assert done.stdout == b"[]\n", done.stderr
+
+
+def test_a_command_of_an_earlier_bootstrap_is_still_ours() -> None:
+    from hookmsg.installing.merge import command_target
+    from hookmsg.registration_plan import LEGACY_BOOTS
+
+    for boot in (BOOT, *LEGACY_BOOTS):
+        command = f'"/usr/bin/python3" -I -S -c "{boot}" "/opt/h r/hooks/dispatch.py" Stop stop'
+        assert runs_through_boot(command)
+        assert command_target(command) == ("/usr/bin/python3", "/opt/h r/hooks/dispatch.py")

@@ -222,7 +222,9 @@ def test_stop_never_blocks_nor_continues(root: Path, env: Any) -> None:
         payload = payload_fixtures(contract)["Stop"]
         argv = [] if contract == "claude-code" else ["--contract", contract]
         for strict in ({}, {"HOOKMSG_STRICT": "1"}):
-            ran = dispatch(root, *argv, "Stop", "stop", payload=payload, env={**env, **strict})
+            # A context of its own each time (the stop text is delivered once per context).
+            fresh = {**env, **strict, "HOOKMSG_HOOK_STATE_DIR": f"{root}-state-{contract}{strict}"}
+            ran = dispatch(root, *argv, "Stop", "stop", payload=payload, env=fresh)
             _no_block(ran)
             assert ran.err == ""
             if contract == "claude-code":
@@ -300,3 +302,10 @@ def test_nothing_is_imported_from_the_opened_project(root: Path, env: Any, tmp_p
     assert (done.returncode, done.stderr) == (0, b"")
     assert not marker.exists(), marker.read_text(encoding="utf-8")
     assert "src/app.py" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_payload_with_a_byte_order_mark_is_read(root: Path, env: Any) -> None:
+    payload = json.dumps(payload_fixtures("claude-code")["SessionStart"]).encode()
+    ran = dispatch(root, "SessionStart", "sessionstart", payload=b"\xef\xbb\xbf" + payload, env=env)
+    assert ran.err == ""
+    assert _context(ran) == delivered(root, "sessionstart")

@@ -106,11 +106,33 @@ def _takes(handler: Handler, event: str, payload: dict[str, Any]) -> bool:
     return isinstance(subject, str) and re.fullmatch(f"(?:{matcher})", subject) is not None
 
 
-def _messages(handler: Handler) -> list[str]:
+def _messages(handler: Handler, payload: dict[str, Any]) -> list[str]:
+    """The messages the handler names, and those of the registry entries it names
+    (`--entry KEY`) that this payload is for: a patch's Add File is a Write, its Update
+    File an Edit."""
     words = list(handler.argv) if handler.argv is not None else handler.shell.split()  # type: ignore[union-attr]
     words = [w.strip('"') for w in words]
+    entries = [words[i + 1] for i, w in enumerate(words) if w == "--entry"]
+    words = [w for i, w in enumerate(words) if w != "--entry" and words[i - 1] != "--entry"]
     event_at = next(i for i, w in enumerate(words) if w[:1].isupper() and "/" not in w)
-    return words[event_at + 1 :]
+    if not entries:
+        return words[event_at + 1 :]
+    patch = json.dumps(payload)
+    tools = {"Write": "*** Add File:" in patch, "Edit": "*** Update File:" in patch}
+    registry = {
+        entry["matcher"]: entry["messages"]
+        for entry in table_entries(words[event_at])
+        if tools.get(entry["matcher"])
+    }
+    return [name for key in entries for name in registry.get(key, [])]
+
+
+def table_entries(event: str) -> list[dict[str, Any]]:
+    from tests.support.repository import REPO
+
+    data = json.loads((REPO / "generated" / "dispatch-table.json").read_text(encoding="utf-8"))
+    found: list[dict[str, Any]] = data["entries"][event]
+    return found
 
 
 def _text(style: str, out: bytes) -> str:
@@ -155,14 +177,15 @@ def test_every_registration_answers_every_payload(
     registry_event = {spelled: event for event, spelled in facts["event_names"].items()}
     fixtures = payload_fixtures(contract)
     assert fixtures, f"no payload fixtures for contract {contract}"
-    env = clean_env(tmp_path / "state")
     ran = 0
     for handler in _handlers(data):
         event = registry_event[handler.event]
-        names = _messages(handler)
         for stem, payload in fixtures.items():
             if stem.split("-", 1)[0] != event or not _takes(handler, event, payload):
                 continue
+            names = _messages(handler, payload)
+            # Each run a context of its own: once per context, every first call delivers.
+            env = clean_env(tmp_path / f"state-{ran}")
             done = _run(handler, root, payload, env)
             where = f"{harness} {handler.event} {handler.matcher} with {stem}"
             ran += 1

@@ -36,10 +36,14 @@ def test_the_table_describes_every_message_and_contract(project: Path) -> None:
     assert messages["sessionstart"] == {
         "advisory": None,
         "condition": None,
+        "digest": messages["sessionstart"]["digest"],
         "file": "messages/sessionstart.md",
         "kind": "context",
         "placeholders": [],
     }
+    digests = [entry["digest"] for entry in messages.values()]
+    assert len(set(digests)) == len(digests)  # one per text
+    assert all(len(d) == 16 and int(d, 16) >= 0 for d in digests)
     guard = messages["pretooluse-dependency-guard"]
     assert guard["kind"] == "guard"
     assert "path" in guard["placeholders"]
@@ -179,3 +183,20 @@ def test_every_dispatcher_package_ships_in_the_wheel() -> None:
     for init in (scripts / "hookmsg_dispatch").rglob("__init__.py"):
         name = ".".join(init.parent.relative_to(scripts).parts)
         assert name in listed, f"{name} is not in [tool.setuptools] packages"
+
+
+def test_the_delivery_policy_is_stated_per_harness_and_drives_the_table(project: Path) -> None:
+    data = _table(project)
+    once = {cid: contract["once_per_context"] for cid, contract in data["contracts"].items()}
+    # Harnesses that report a compaction to hooks: once per context; the others every call.
+    assert once["claude-code"] and once["codex"]
+    assert not once["copilot"]
+    inventory = json.loads(
+        (project / "generated" / "hook-message-inventory.json").read_text(encoding="utf-8")
+    )
+    policy = {h["id"]: h["delivery_policy"] for h in inventory["harnesses"]}
+    assert "once per context" in policy["codex"] and "compact" in policy["codex"]
+    assert "Guards speak on every call" in policy["claude-code-engine"]
+    assert "on every call" in policy["copilot"] and "once per context" not in policy["copilot"]
+    markdown = (project / "generated" / "hook-message-inventory.md").read_text(encoding="utf-8")
+    assert "## How often each harness's model receives a message" in markdown

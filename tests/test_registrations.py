@@ -104,15 +104,15 @@ _CLAUDE_EXPECTED: dict[str, list[tuple[str | None, Key]]] = {
 
 # Per surface: the harness's event spelling -> its entries, in file order, as
 # (matcher in the harness's terms or None, the registry entry whose messages it lists).
-EXPECTED: dict[str, dict[str, list[tuple[str | None, Key]]]] = {
+EXPECTED: dict[str, dict[str, list[tuple[str | None, Key | tuple[Key, ...]]]]] = {
     "claude-code-engine": _CLAUDE_EXPECTED,
     "claude-code-plugin": _CLAUDE_EXPECTED,
     "codex": {
         # SessionStart reports source compact; Stop reaches the model only as a block.
         "SessionStart": [(None, SS), ("compact", SS_COMPACT)],
-        # Write and Edit fold into one matcher carrying the Write entry's messages;
-        # PowerShell has no Codex tool.
-        "PreToolUse": [("Edit|Write|apply_patch", WRITE), ("Bash", SHELL)],
+        # Write and Edit fold into one matcher that names both entries (the dispatcher
+        # picks per call); PowerShell has no Codex tool.
+        "PreToolUse": [("Edit|Write|apply_patch", (WRITE, EDIT)), ("Bash", SHELL)],
         "PostToolUse": [("*", POST)],
     },
     "qwen-code": {
@@ -219,10 +219,25 @@ def dispatcher_line(surface: str, hook: Hook) -> tuple[str, ...]:
     rest = hook.argv[2:]
     if surface in CLAUDE:
         assert "--contract" not in rest, hook.argv
-        return rest
+        return _unfold(rest)
     assert rest[:2] == ("--contract", surface), hook.argv
     assert "--contract" not in rest[2:], hook.argv
-    return rest[2:]
+    return _unfold(rest[2:])
+
+
+def _unfold(words: tuple[str, ...]) -> tuple[str, ...]:
+    """`--entry K ... <Event>` (a folded registration names registry entries) becomes
+    `<Event>` and every message of those entries, in registry order, each once."""
+    keys: list[str] = []
+    while words[:1] == ("--entry",):
+        keys.append(words[1])
+        words = words[2:]
+    if not keys:
+        return words
+    assert len(words) == 1, words  # the entries name the messages: none besides
+    lists = registry_lists()
+    names = [name for key in keys for name in lists[(words[0], key)]]
+    return (words[0], *dict.fromkeys(names))
 
 
 def walk(value: Any) -> Iterator[Any]:
@@ -313,8 +328,15 @@ def test_each_event_and_matcher_registered_once_with_its_messages_in_registry_or
     actual: dict[str, list[tuple[str | None, tuple[str, ...]]]] = {}
     for hook in hooks_of(surface, golden(surface)):
         actual.setdefault(hook.event, []).append((hook.matcher, dispatcher_line(surface, hook)))
+
+    def listed(key: Key | tuple[Key, ...]) -> tuple[str, ...]:
+        if isinstance(key[0], tuple):  # a fold: each entry's messages, each once
+            folded = [k for k in key if isinstance(k, tuple)]
+            return (folded[0][0], *dict.fromkeys(n for k in folded for n in lists[k]))
+        return (str(key[0]), *lists[key])  # type: ignore[index]
+
     expected = {
-        event: [(matcher, (key[0], *lists[key])) for matcher, key in entries]
+        event: [(matcher, listed(key)) for matcher, key in entries]
         for event, entries in EXPECTED[surface].items()
     }
     assert actual == expected
@@ -471,10 +493,22 @@ def test_codex_folds_write_and_edit_and_has_a_windows_command() -> None:
     matchers = [hook.matcher for hook in hooks if hook.event == "PreToolUse"]
     assert matchers == ["Edit|Write|apply_patch", "Bash"]
     folded = next(h for h in hooks if h.matcher == "Edit|Write|apply_patch")
-    assert list(dispatcher_line("codex", folded)[1:]) == registry_lists()[WRITE]
+    # The folded matcher names the Write and the Edit entries, and no message itself.
+    assert folded.argv[2:] == (
+        "--contract",
+        "codex",
+        "--entry",
+        "Write",
+        "--entry",
+        "Edit",
+        "PreToolUse",
+    )
+    lists = registry_lists()
+    union = list(dict.fromkeys([*lists[WRITE], *lists[EDIT]]))
+    assert list(dispatcher_line("codex", folded)[1:]) == union
     names = registered("codex")
-    for absent in ("pretooluse-edit", "pretooluse-edit-header-guard", "pretooluse-notebookedit"):
-        assert absent not in names
+    assert "pretooluse-edit" in names and "pretooluse-edit-header-guard" in names
+    assert "pretooluse-notebookedit" not in names
     assert "pretooluse-askuserquestion-recommended" not in names
 
 
@@ -664,17 +698,11 @@ def test_a_new_edit_guard_changes_exactly_the_files_that_register_edit(
         assert b"pretooluse-edit-secret-guard" not in after[f"{surface}/{SURFACES[surface]}"]
     inventory = json.loads(after["hook-message-inventory.json"])
     row = next(r for r in inventory["messages"] if r["name"] == "pretooluse-edit-secret-guard")
-    assert row["registered_on"] == ["claude-code-engine", "claude-code-plugin", "copilot"]
-    # Codex registers Edit only through its fold, which runs the Write entry's messages:
-    # the inventory says plainly that the new guard does not run there.
-    assert "codex" not in row["delivered_by"]
-    reasons = {item["harness"]: item["reason"] for item in row["not_delivered_by"]}
-    assert "never runs there" in reasons["codex"] and "Edit|Write|apply_patch" in reasons["codex"]
-    markdown = after["hook-message-inventory.md"].decode("utf-8")
-    gap = next(
-        line for line in markdown.split("\n") if line.startswith("- `pretooluse-edit-secret-guard`")
-    )
-    assert "codex (folds Edit into its Edit|Write|apply_patch matcher" in gap
+    # Codex names its Edit entry in its folded matcher (its file does not change): the
+    # dispatcher runs the new guard there on every patch that updates a file.
+    assert row["registered_on"] == ["claude-code-engine", "claude-code-plugin", "codex", "copilot"]
+    assert "codex" in row["delivered_by"]
+    assert "codex" not in {item["harness"] for item in row["not_delivered_by"]}
     check = cli("check")
     assert (check.code, check.out) == (0, ""), check.out + check.err
 
@@ -788,7 +816,7 @@ def _inventory(project: Path) -> dict[str, list[str]]:
 def test_inventory_lists_the_surfaces_that_register_each_message(project: Path) -> None:
     registered_on = _inventory(project)
     assert "claude-code-engine" in registered_on["pretooluse-edit"]
-    assert "codex" not in registered_on["pretooluse-edit"]
+    assert "codex" in registered_on["pretooluse-edit"]  # through its folded matcher
     assert registered_on["sessionstart"] == [*SURFACES, *MODULES]
     assert registered_on["postcompact"] == [*CLAUDE, "codex", "qwen-code"]
     assert registered_on["precompact"] == ["xcsh"]

@@ -124,11 +124,14 @@ ToolName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
 
 
 class Fold(_Strict):
-    """Several tools that the harness registers under one matcher."""
+    """Several tools that the harness registers under one matcher.
+
+    The registry entries of those tools become one registration that names them all; the
+    dispatcher decides per call which of them applies (`--entry`).
+    """
 
     tools: list[str] = Field(min_length=2)
     matcher: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_]+(\|[A-Za-z0-9_]+)*$")]
-    messages_from: str
 
 
 # A settings file's place inside a project: relative, forward slashes, no `..`, safe characters.

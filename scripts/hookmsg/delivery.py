@@ -6,21 +6,6 @@ from hookmsg.catalogue import Harness
 from hookmsg.vocabulary import EVERY, SESSION_START, TOOL_EVENTS, matcher_key
 
 
-def folded_away(harness: Harness, event: str, key: str) -> bool:
-    """True when the harness folds this tool entry into another entry's matcher.
-
-    The folded entry's own messages never run there: the fold runs only the messages of
-    its `messages_from` entry (Codex runs the Write entry's for Edit|Write|apply_patch).
-    """
-    fold = harness.registration.fold if harness.registration is not None else None
-    return (
-        fold is not None
-        and event in TOOL_EVENTS
-        and key in fold.tools
-        and key != fold.messages_from
-    )
-
-
 def why_not_delivered(
     harness: Harness, event: str, matcher: str | None, *, strict: bool = False
 ) -> str | None:
@@ -49,11 +34,51 @@ def why_not_delivered(
         return "has no matchers"
     if event in TOOL_EVENTS and not any(tool in harness.tools for tool in key.split("|")):
         return f"has no tool matching {key}"
-    fold = harness.registration.fold if harness.registration is not None else None
-    if fold is not None and folded_away(harness, event, key):
-        return (
-            f"folds {key} into its {fold.matcher} matcher, which runs only the "
-            f"{fold.messages_from} entry's messages, so what is registered for {key} alone "
-            "never runs there"
-        )
     return None
+
+
+COMPACTION_EVENTS = ("PreCompact", "PostCompact")
+
+
+def compaction_signals(harness: Harness) -> list[str]:
+    """How the dispatcher learns that this harness compacted the context (none: [])."""
+    signals = []
+    if harness.session_start_sources and SESSION_START in harness.events:
+        signals.append(f"{harness.events[SESSION_START]} with source compact")
+    signals += [harness.events[event] for event in COMPACTION_EVENTS if event in harness.events]
+    return signals
+
+
+def once_per_context(harness: Harness) -> bool:
+    """Does the dispatcher deliver this harness's context messages once per context?
+
+    Where a hook's context reaches the model and the harness tells hooks when it compacts:
+    what a hook handed the model stays in the conversation until then. A harness that does
+    not report compaction gets every message on every call, since a message delivered once
+    could be summarised away unseen (better twice than never).
+    """
+    contract = harness.contract
+    return (
+        contract is not None and bool(contract.context_events) and bool(compaction_signals(harness))
+    )
+
+
+def delivery_policy(harness: Harness) -> str:
+    """One sentence: how often this harness's model receives each kind of message."""
+    contract = harness.contract
+    if contract is None or not contract.context_events:
+        return "No hook context reaches the model, so nothing is delivered or repeated."
+    if not once_per_context(harness):
+        return (
+            "Every context message on every call that fires its event: this harness does not "
+            "tell hooks when it compacts, so a message delivered once could be lost unseen. "
+            "Guards speak on every call that triggers them."
+        )
+    return (
+        "Context messages once per context: the first time their event fires in a session "
+        "(a subagent's calls, where the payload names the subagent, in a context of their "
+        f"own), again after a compaction ({' or '.join(compaction_signals(harness))}) and "
+        "when their text changed; SessionStart messages at every start; a payload that "
+        "names no session gets them on every call. Guards speak on every call that "
+        "triggers them."
+    )

@@ -8,7 +8,7 @@ recognises our commands by the bootstrap.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hookmsg.catalogue import Harness, HookRegistry
@@ -17,9 +17,23 @@ from hookmsg.vocabulary import EVERY, TOOL_EVENTS
 
 INSTALL_TOKENS = ("PYTHON_BIN", "HARNESS_ROOT")
 # No `$`, backtick, double quote or backslash: safe inside double quotes in sh and PowerShell.
+# It runs the dispatcher's file itself with `exec` on its bytes: runpy would import pkgutil,
+# and with it typing, re and enum, on every call, and `compile()` builds Python's AST types
+# first (about a third of the interpreter's own start-up). Whatever goes wrong before the
+# dispatcher's own fail-open handling takes over (the file missing, unreadable, truncated,
+# undecodable, a syntax error, an exception while it loads) reaches the exception hook,
+# which ends the process with exit 0 and no output: Python's own answer would be exit 1 or
+# 2 and a traceback, which blocks a PreToolUse call and keeps Codex's Stop looping. The
+# file is read up to 1 MiB (the dispatcher's is about 1 KB): a damaged huge file fails.
 BOOT = (
+    "import os,sys;sys.excepthook=lambda*a:os._exit(0);f=sys.argv[1];del sys.argv[0];"
+    "exec(open(f,'rb').read(1<<20),{'__name__':'__main__','__file__':f})"
+)
+# Bootstraps of earlier releases: a command running through one of them is still ours (an
+# upgrade replaces it), though new registrations use only BOOT.
+LEGACY_BOOTS = (
     "import os,sys,runpy;f=sys.argv[1];del sys.argv[0];"
-    "os.path.isfile(f) and runpy.run_path(f,run_name='__main__')"
+    "os.path.isfile(f) and runpy.run_path(f,run_name='__main__')",
 )
 INTERPRETER_FLAGS = ("-I", "-S", "-c", BOOT)
 PLUGIN_ROOT = "CLAUDE_PLUGIN_ROOT"  # Claude Code substitutes it when it runs the hook
@@ -34,8 +48,12 @@ class Entry:
     event: str  # the registry's spelling
     spelled: str  # the harness's spelling
     matcher: str | None  # in the harness's terms; None: no matcher at all
-    messages: tuple[str, ...]
+    messages: tuple[str, ...]  # every message it may evaluate, in registry order, once each
     timeout: int  # in the harness's unit
+    # The registry entries (their matcher keys, in registry order) that the harness folds
+    # into this one: the command names them (`--entry KEY`) and the dispatcher decides per
+    # call which apply. Empty: the command names `messages` itself.
+    folded: tuple[str, ...] = ()
 
 
 def allowed_tokens(harness: Harness) -> frozenset[str]:
@@ -68,24 +86,34 @@ def _matcher(harness: Harness, event: str, key: str) -> str | None:
 def entries_for(harness: Harness, registry: HookRegistry, *, strict: bool = False) -> list[Entry]:
     """The dispatcher entries of `harness`, in registry order.
 
-    `strict`: also the events whose output reaches the model only as a refusal.
+    `strict`: also the events whose output reaches the model only as a refusal. Where the
+    harness folds several tools into one matcher, their entries of one event become one
+    entry, at the place of the first, that names them all (`folded`).
     """
     registration = harness.registration
     if registration is None:
         return []
     scale = 1000 if registration.timeout_unit == "ms" else 1
     fold = registration.fold
-    entries = []
+    entries: list[Entry] = []
+    folds: dict[str, int] = {}  # event -> index of its folded entry in `entries`
     for entry in registry.dispatch:
         event, key = entry.key
         if why_not_delivered(harness, event, entry.matcher, strict=strict) is not None:
             continue
-        if fold is not None and event in TOOL_EVENTS and key == fold.messages_from:
-            matcher: str | None = fold.matcher  # the folded entries' matcher
-        else:
-            matcher = _matcher(harness, event, key)
         seconds = registry.timeouts.get(event, DEFAULT_TIMEOUT)
         spelled = harness.events.get(event) or harness.deny_events[event]
+        if fold is not None and event in TOOL_EVENTS and key in fold.tools:
+            at = folds.get(event)
+            if at is None:
+                folds[event] = len(entries)
+                entries.append(Entry(event, spelled, fold.matcher, (), seconds * scale, folded=()))
+                at = folds[event]
+            first = entries[at]
+            names = tuple(dict.fromkeys([*first.messages, *entry.messages]))
+            entries[at] = replace(first, messages=names, folded=(*first.folded, key))
+            continue
+        matcher = _matcher(harness, event, key)
         entries.append(Entry(event, spelled, matcher, tuple(entry.messages), seconds * scale))
     return entries
 
@@ -114,13 +142,25 @@ def command_strings(value: Any) -> list[str]:
     return found
 
 
-def runs_through_boot(command: str) -> bool:
-    """True when `command` starts the interpreter, isolated, on the fail-open bootstrap."""
+def boot_prefix(command: str) -> str | None:
+    """The command up to its dispatcher path's opening quote, when it runs the interpreter,
+    isolated, on the fail-open bootstrap (this release's or an earlier one); else None."""
     body = command[2:] if command.startswith("& ") else command
     if not body.startswith('"'):
-        return False
+        return None
     end = body.find('"', 1)
-    return end > 1 and body[end + 1 :].startswith(f' -I -S -c "{BOOT}" "')
+    if end <= 1:
+        return None
+    for boot in (BOOT, *LEGACY_BOOTS):
+        flags = f' -I -S -c "{boot}" "'
+        if body[end + 1 :].startswith(flags):
+            return body[: end + 1] + flags
+    return None
+
+
+def runs_through_boot(command: str) -> bool:
+    """True when `command` starts the interpreter, isolated, on the fail-open bootstrap."""
+    return boot_prefix(command) is not None
 
 
 def registered_messages(harness: Harness, registry: HookRegistry) -> set[str]:

@@ -90,9 +90,12 @@ class Call(_Record):
     `tool_input` and `tool_response` are kept as the payload gave them, for conditions
     that need more than the fields above. `context_tokens` is the context size where the
     harness reports it with the call (xcsh's module does); None: read the transcript.
+    `agent_id` names the subagent whose call this is, where the payload says (Claude Code
+    sends `agent_id` only from inside a subagent); empty for the main conversation.
     """
 
     __slots__ = (
+        "agent_id",
         "changes",
         "command",
         "context_tokens",
@@ -121,6 +124,7 @@ class Call(_Record):
         "tool_response",
         "questions",
         "context_tokens",
+        "agent_id",
     )
     event: str
     harness: str
@@ -135,6 +139,7 @@ class Call(_Record):
     tool_response: Any
     questions: list[dict[str, Any]]
     context_tokens: int | None
+    agent_id: str
 
     def __init__(  # noqa: PLR0917 (positional, as the dataclass it replaces)
         self,
@@ -151,6 +156,7 @@ class Call(_Record):
         tool_response: Any = None,
         questions: list[dict[str, Any]] | None = None,
         context_tokens: int | None = None,
+        agent_id: str = "",
     ) -> None:
         setter = object.__setattr__
         setter(self, "event", event)
@@ -166,3 +172,4 @@ class Call(_Record):
         setter(self, "tool_response", tool_response)
         setter(self, "questions", [] if questions is None else questions)
         setter(self, "context_tokens", context_tokens)
+        setter(self, "agent_id", agent_id)

@@ -159,6 +159,8 @@ def build_call(
         if tool_name in (contract.get("patch_tools") or ()):
             changes = parse_patch(_patch_text(tool_input))
             tool = "Write" if any(change.created for change in changes) else "Edit"
+            if not changes:  # deletes only, or no patch at all: no file is written
+                tool = f"other:{tool_name}"
         else:
             tool = tools.get(tool_name) or f"other:{tool_name}"
             if tool in WRITE_TOOLS:
@@ -182,4 +184,5 @@ def build_call(
         tool_input=tool_input,
         tool_response=payload.get(response_key),
         questions=questions,
+        agent_id=_text(payload, ("agent_id", "agentId")) or "",
     )

@@ -1,12 +1,18 @@
 """The dispatcher's command line: one payload in, at most one envelope out, exit 0 always.
 
-    dispatch.py [--contract ID] [--strict] [--payload JSON] <Event> [<message> ...]
+    dispatch.py [--contract ID] [--strict] [--payload JSON] [--entry KEY ...]
+                <Event> [<message> ...]
 
 `Event` is the registry's event name. Messages are evaluated in the order given: a
 context message delivers its text (a conditioned one only when its condition fires); a
 guard runs its detector and, when it finds something, delivers its Advisory filled in
-and the path of its full procedure. Every failure is one line on standard error and
-never a block: the call goes ahead, with whatever could still be delivered.
+and the path of its full procedure. `--entry KEY` names a registry entry of the event
+(its matcher, e.g. `Edit`) instead of its messages: where a harness folds several entries
+into one matcher, the dispatcher decides per call which of them apply (`fold.py`). A
+context message that does not depend on the call is delivered once per context
+(`seen.py`); guards speak on every call that triggers them. Every failure is one line
+on standard error and never a block: the call goes ahead, with whatever could still be
+delivered.
 Standard library only, Python 3.9 or newer; imports only what the call needs.
 """
 
@@ -21,6 +27,7 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO, Callable, Optional, TextIO
 
     from hookmsg_dispatch.call import Call
+    from hookmsg_dispatch.seen import Seen
 
     Evaluate = Callable[[str, Call, Mapping[str, Any], str], Optional[dict[str, str]]]
 
@@ -31,6 +38,9 @@ MAX_PAYLOAD = 4 * 1024 * 1024  # bytes read from stdin; a larger payload is refu
 MAX_MESSAGE = 1024 * 1024  # bytes read from one message file
 PRE_TOOL_USE = "PreToolUse"
 STOP = "Stop"
+# Events whose context messages are delivered every time they fire: a SessionStart is
+# itself the start of a context (startup, resume, clear, compact).
+ALWAYS_EVENTS = ("SessionStart",)
 WENT_AHEAD = "This call went ahead."
 REFUSED = "This call was refused."
 
@@ -47,16 +57,19 @@ class Arguments:
         self.strict = environ.get("HOOKMSG_STRICT", "") == "1"
         # The payload as an argument, for a harness that gives its hooks no stdin (xcsh).
         self.payload: str | None = None
+        self.entries: list[str] = []  # registry entries named by `--entry`, resolved per call
         rest = list(argv)
         while rest and rest[0].startswith("--"):
             option = rest.pop(0)
             name, equals, value = option.partition("=")
             if option == "--strict":
                 self.strict = True
-            elif name in ("--contract", "--payload") and (equals or rest):
+            elif name in ("--contract", "--payload", "--entry") and (equals or rest):
                 value = value if equals else rest.pop(0)
                 if name == "--contract":
                     self.contract = value
+                elif name == "--entry":
+                    self.entries.append(value)
                 else:
                     self.payload = value
             else:
@@ -83,7 +96,8 @@ def _payload(stdin: BinaryIO, given: str | None) -> dict[str, Any]:
         raise ValueError(f"the payload is larger than {MAX_PAYLOAD} bytes")
     if not raw.strip():
         raise ValueError("the payload is empty")
-    payload = loads(raw.decode("utf-8-sig"))
+    # A byte-order mark is dropped by hand: the `utf-8-sig` codec is one more import.
+    payload = loads((raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw).decode("utf-8"))
     if not isinstance(payload, dict):
         raise ValueError("the payload is not a JSON object")
     return payload
@@ -111,13 +125,50 @@ class Dispatch:
         self.problems: list[str] = []
         self._evaluate = evaluate
         self._call: Call | None = None
+        # Per message, the call as its registry entry sees it (a folded registration's
+        # resolution); a message not named here sees the whole call.
+        self.scoped: dict[str, Call] = {}
+        self.seen: Seen | None = None  # None: every context message on every call
+        self.once: dict[str, str] = {}  # context message -> digest, to record once delivered
+
+    def message_file(self, name: str) -> str:
+        """The one place a message's name becomes its file (relative to the install root):
+        `messages/<name>.md`, or the file the contract's `message_files` names for it."""
+        files = self.contract.get("message_files")
+        stem = files.get(name, name) if isinstance(files, dict) else name
+        return f"messages/{stem}.md"
 
     def message_text(self, name: str) -> str:
-        path = os.path.join(self.root, "messages", f"{name}.md")
+        path = os.path.join(self.root, *self.message_file(name).split("/"))
         return _read(path, MAX_MESSAGE).decode("utf-8").strip()
 
     def full_procedure(self, name: str) -> str:
-        return "Full procedure: " + os.path.join(self.root, "messages", f"{name}.md")
+        return "Full procedure: " + os.path.join(self.root, *self.message_file(name).split("/"))
+
+    def digest(self, name: str) -> str | None:
+        """The table's digest of the text `name` delivers on this contract, if it has one."""
+        files = self.contract.get("message_files")
+        stem = files.get(name, name) if isinstance(files, dict) else name
+        entry = self.table["messages"].get(stem)
+        found = entry.get("digest") if isinstance(entry, dict) else None
+        return found if isinstance(found, str) and found else None
+
+    def context_text(self, name: str) -> str | None:
+        """A context message's text, or None where this context already holds it."""
+        if self.seen is None or self.event in ALWAYS_EVENTS:
+            return self.message_text(name)
+        digest = self.digest(name)
+        if digest is not None and self.seen.has(self.event, name, digest):
+            return None  # known unchanged: not even read
+        text = self.message_text(name)
+        if digest is None:
+            import zlib
+
+            digest = f"crc-{zlib.crc32(text.encode('utf-8')):08x}-{len(text)}"
+            if self.seen.has(self.event, name, digest):
+                return None
+        self.once[name] = digest
+        return text
 
     def evaluator(self) -> Evaluate | None:
         if self._evaluate is None:
@@ -151,7 +202,7 @@ class Dispatch:
         if isinstance(self.table.get("max_file_bytes"), int):  # the bound of every file read
             data = {**data, "max-file-bytes": self.table["max_file_bytes"]}
         try:
-            found = evaluate(detector, self.call(), data, self.root)
+            found = evaluate(detector, self.scoped.get(name) or self.call(), data, self.root)
         except (Exception, SystemExit) as error:
             self.problems.append(f"{name}: the {detector} detector failed ({_brief(error)})")
             return None
@@ -183,7 +234,7 @@ class Dispatch:
                     found = self.condition(name, entry["condition"])
                     text = self.message_text(name) if found is not None else None
                 else:
-                    text = self.message_text(name)
+                    text = self.context_text(name)
             except (OSError, ValueError, KeyError, TypeError) as error:
                 self.problems.append(f"{name}: cannot be delivered ({_brief(error)})")
                 continue
@@ -229,20 +280,9 @@ def _cap(table: Mapping[str, Any], environ: Mapping[str, str], problems: list[st
     return cap if isinstance(cap, int) and cap > 0 else 10_000
 
 
-def dispatch(
-    argv: Sequence[str],
-    root: str,
-    *,
-    stdin: BinaryIO,
-    environ: Mapping[str, str],
-    evaluate: Evaluate | None,
-    problems: list[str],
-) -> bytes:
-    """The bytes to write on stdout (empty: nothing). Appends every failure to `problems`."""
+def _table(root: str) -> dict[str, Any]:
     from hookmsg_dispatch.jsonio import loads
 
-    arguments = Arguments(argv, environ)
-    contract_id, strict, event = arguments.contract, arguments.strict, arguments.event
     try:
         table = loads(_read(os.path.join(root, TABLE), 64 * 1024 * 1024).decode("utf-8"))
         if not isinstance(table.get("contracts"), dict) or not isinstance(
@@ -251,6 +291,61 @@ def dispatch(
             raise ValueError("it lacks contracts or messages")
     except (OSError, ValueError, AttributeError) as error:
         raise Usage(f"cannot read the dispatch table {TABLE} ({_brief(error)})") from None
+    found: dict[str, Any] = table
+    return found
+
+
+def _names(run: Dispatch, arguments: Arguments) -> list[str]:
+    """The messages to evaluate: those named, after those of the entries that apply."""
+    if not arguments.entries:
+        return arguments.names
+    if run.payload is None:
+        return []  # which entry applies cannot be told
+    from hookmsg_dispatch.fold import resolve
+
+    entries = run.table.get("entries", {}).get(run.event, [])
+    try:
+        pairs = resolve(entries if isinstance(entries, list) else [], arguments.entries, run.call())
+    except Exception as error:
+        run.problems.append(f"the entries {arguments.entries} cannot be resolved ({_brief(error)})")
+        return []
+    run.scoped = dict(pairs)
+    return [*run.scoped, *(name for name in arguments.names if name not in run.scoped)]
+
+
+def _once(run: Dispatch, environ: Mapping[str, str]) -> None:
+    """Give the run its once-per-context record, where the contract and payload allow."""
+    if run.payload is None or run.contract.get("once_per_context") is not True:
+        return
+    from hookmsg_dispatch.seen import Seen, context_key, starts_a_context
+
+    call = run.call()
+    key = context_key(call)
+    if key is None:
+        return  # contexts cannot be told apart: every message on every call
+    run.seen = Seen(key, environ)
+    if starts_a_context(call):
+        run.seen.forget()
+
+
+def dispatch(
+    argv: Sequence[str],
+    root: str,
+    *,
+    stdin: BinaryIO,
+    environ: Mapping[str, str],
+    evaluate: Evaluate | None,
+    problems: list[str],
+    after: list[Callable[[], list[str]]] | None = None,
+) -> bytes:
+    """The bytes to write on stdout (empty: nothing). Appends every failure to `problems`.
+
+    `after` receives what to do once those bytes are written (record what was delivered);
+    each returns its problems.
+    """
+    arguments = Arguments(argv, environ)
+    contract_id, strict, event = arguments.contract, arguments.strict, arguments.event
+    table = _table(root)
     contract = table["contracts"].get(contract_id)
     if not isinstance(contract, dict):
         raise Usage(f"unknown contract '{contract_id}'")
@@ -272,27 +367,39 @@ def dispatch(
     if not delivered and not can_deny:
         return b""  # this harness shows the model nothing from this event
     run = Dispatch(
-        root,
-        table=table,
-        contract_id=contract_id,
-        event=event,
-        payload=payload,
-        evaluate=evaluate,
+        root, table=table, contract_id=contract_id, event=event, payload=payload, evaluate=evaluate
     )
     try:
-        parts, fired = run.evaluate(arguments.names, guards_only=not delivered)
+        names = _names(run, arguments)
+        if delivered:
+            _once(run, environ)
+        parts, fired = run.evaluate(names, guards_only=not delivered)
     finally:
         problems += run.problems
+    return _answer(run, parts, fired, delivered, can_deny, environ, problems, after)
+
+
+def _answer(  # noqa: PLR0917 (one call's findings, handed on whole)
+    run: Dispatch,
+    parts: list[tuple[str, str]],
+    fired: int,
+    delivered: bool,
+    can_deny: bool,
+    environ: Mapping[str, str],
+    problems: list[str],
+    after: list[Callable[[], list[str]]] | None,
+) -> bytes:
     from hookmsg_dispatch import envelope
     from hookmsg_dispatch.text import within_cap
 
+    table, event = run.table, run.event
     cap = _cap(table, environ, problems)
-    style = contract.get("envelope", "")
-    spelled = contract.get("event_names", {}).get(event, event)
-    where = os.path.join(root, "messages")
+    style = run.contract.get("envelope", "")
+    spelled = run.contract.get("event_names", {}).get(event, event)
+    where = os.path.join(run.root, "messages")
     if fired and can_deny:
         guards = [part for part in parts if table["messages"][part[0]].get("kind") == "guard"]
-        overhead, size = envelope.budget(contract, spelled, refusal=True)
+        overhead, size = envelope.budget(run.contract, spelled, refusal=True)
         reason, _ = within_cap(guards, cap, REFUSED, where, size=size, overhead=overhead)
         denied = envelope.deny(style, spelled, reason)
         if denied is not None:
@@ -300,10 +407,17 @@ def dispatch(
     if not delivered:
         return b""
     head = WENT_AHEAD if fired and event == PRE_TOOL_USE else ""
+    seen = run.seen
+    if seen is not None and after is not None:
+        after.append(seen.commit)  # a compaction's reset is recorded even when nothing is said
     if not parts:
         return b""
-    overhead, size = envelope.budget(contract, spelled)  # the cap counts the whole answer
-    text, _ = within_cap(parts, cap, head, where, size=size, overhead=overhead)
+    overhead, size = envelope.budget(run.contract, spelled)  # the cap counts the whole answer
+    text, left_out = within_cap(parts, cap, head, where, size=size, overhead=overhead)
+    if seen is not None:
+        for name, _ in parts:
+            if name in run.once and name not in left_out:
+                seen.mark(event, name, run.once[name])
     return envelope.context(style, spelled, text) if text else b""
 
 
@@ -327,6 +441,7 @@ def run(
     `evaluate` replaces `hookmsg_dispatch.guards.evaluate` (a seam for tests).
     """
     problems: list[str] = []
+    after: list[Callable[[], list[str]]] = []
     out = b""
     try:
         out = dispatch(
@@ -336,6 +451,7 @@ def run(
             environ=os.environ if environ is None else environ,
             evaluate=evaluate,
             problems=problems,
+            after=after,
         )
     except Usage as error:
         problems.append(str(error))
@@ -346,6 +462,8 @@ def run(
             target = stdout if stdout is not None else sys.stdout.buffer
             target.write(out)
             target.flush()
+        for step in after:  # only once the envelope is out: never recorded, never lost
+            problems += step()
     except BaseException as error:
         problems.append(f"cannot write the envelope ({_brief(error)})")
     if problems:

@@ -18,10 +18,8 @@ planted inside never makes the hook read, create or replace a file anywhere else
 
 from __future__ import annotations
 
-import json
 import os
 import stat
-from contextlib import suppress
 
 from hookmsg_dispatch.project import read_upto
 
@@ -114,8 +112,10 @@ def _open_folder(folder: str) -> int:
         raise Refused(f"state folder '{folder}' is not an absolute path")
     if not os.path.isdir(folder):
         os.makedirs(os.path.dirname(folder), exist_ok=True)
-        with suppress(FileExistsError):
+        try:  # noqa: SIM105 (no contextlib on every hook call's path)
             os.mkdir(folder, 0o700)
+        except FileExistsError:
+            pass
     if not _AT:
         _check_folder(os.stat(folder), folder)
         return -1
@@ -197,6 +197,8 @@ def _read(folder: int, where: str, name: str) -> dict[str, Any]:
         os.close(descriptor)
     if len(data) > MAX_STATE_BYTES:
         return {}
+    import json  # here, not at the top: the folder API is on every hook call's path
+
     try:
         value = json.loads(data.decode("utf-8"))
     except ValueError:
@@ -205,6 +207,8 @@ def _read(folder: int, where: str, name: str) -> dict[str, Any]:
 
 
 def _write(folder: int, where: str, name: str, value: dict[str, Any]) -> None:
+    import json  # here, not at the top: the folder API is on every hook call's path
+
     text = json.dumps(value, sort_keys=True, separators=(",", ":"))
     temporary = f".tmp-{os.getpid()}-{os.urandom(6).hex()}.json"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
@@ -218,11 +222,13 @@ def _write(folder: int, where: str, name: str, value: dict[str, Any]) -> None:
         else:
             os.replace(os.path.join(where, temporary), os.path.join(where, name))
     except BaseException:
-        with suppress(OSError):
+        try:
             if folder >= 0:
                 os.unlink(temporary, dir_fd=folder)
             else:
                 os.unlink(os.path.join(where, temporary))
+        except OSError:  # no contextlib on every hook call's path
+            pass
         raise
 
 

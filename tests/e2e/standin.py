@@ -39,13 +39,21 @@ class Write:
 
 
 @dataclass(frozen=True)
+class Patch:
+    """The model calls Codex's apply_patch with this patch text as it is (an Update File
+    edits an existing file); only the Responses API (Codex) has it."""
+
+    patch: str
+
+
+@dataclass(frozen=True)
 class Finish:
     """The model answers with `text` and ends its turn."""
 
     text: str
 
 
-Turn = Write | Finish
+Turn = Write | Finish | Patch
 
 
 @dataclass
@@ -274,6 +282,8 @@ def anthropic_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[b
         "usage": {"input_tokens": 10, "output_tokens": 1},
     }
     yield _sse("message_start", {"type": "message_start", "message": message})
+    if isinstance(turn, Patch):
+        raise ScriptError("a raw apply_patch turn is for Codex only")
     if isinstance(turn, Write):
         name = _pick(body, "Write")
         block = {"type": "tool_use", "id": f"toolu_standin_{n}", "name": name, "input": {}}
@@ -321,12 +331,12 @@ def responses_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[b
     }
     yield _sse("response.created", {"type": "response.created", "response": response})
     item: dict[str, Any]
-    if isinstance(turn, Write):
+    if isinstance(turn, (Write, Patch)):
         tools = {t.get("name"): t for t in body.get("tools") or [] if isinstance(t, dict)}
         tool = tools.get("apply_patch")
         if tool is None:
             raise ScriptError(f"no apply_patch tool offered: {sorted(map(str, tools))}")
-        patch = apply_patch_text(turn)
+        patch = turn.patch if isinstance(turn, Patch) else apply_patch_text(turn)
         if tool.get("type") == "custom":
             item = {
                 "type": "custom_tool_call",
@@ -380,6 +390,8 @@ def responses_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[b
 
 
 def _chat_message(body: dict[str, Any], turn: Turn, n: int) -> tuple[dict[str, Any], str]:
+    if isinstance(turn, Patch):
+        raise ScriptError("a raw apply_patch turn is for Codex only")
     if isinstance(turn, Write):
         name = _pick(body, "write_file")
         call = {

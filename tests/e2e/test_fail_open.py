@@ -14,16 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from hookmsg.registration_plan import BOOT  # the fail-open bootstrap every registration runs
 from tests.e2e.clients import Runner, git_project
 from tests.e2e.standin import Finish, StandIn, Write
 
 pytestmark = pytest.mark.e2e
 
-# The fail-open bootstrap every registration runs (notes/delivery-design.md).
-BOOT = (
-    "import os,sys,runpy;f=sys.argv[1];del sys.argv[0];"
-    "os.path.isfile(f) and runpy.run_path(f,run_name='__main__')"
-)
 CAP = 12
 
 

@@ -19,13 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from hookmsg.cli import run
+from hookmsg.registration_plan import BOOT  # noqa: F401 (re-exported: the one bootstrap string)
 from tests.support.repository import REPO, copy_repository
 
 PAYLOADS = REPO / "tests" / "fixtures" / "payloads"
-BOOT = (
-    "import os,sys,runpy;f=sys.argv[1];del sys.argv[0];"
-    "os.path.isfile(f) and runpy.run_path(f,run_name='__main__')"
-)
 PREFIX = "hookmsg-dispatch: "
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from hookmsg.installing.jsonfile import JsonRefusal
-from hookmsg.registration_plan import BOOT, command_strings, runs_through_boot
+from hookmsg.registration_plan import boot_prefix, command_strings
 from hookmsg.rules import install as install_rules
 
 # `events`: "hooks" maps an event to a list of items; `list`: "hooks" is a list of items.
@@ -34,12 +34,12 @@ HOOKS = "hooks"
 
 def command_target(command: str) -> tuple[str, str] | None:
     """(interpreter, dispatcher path) of a command run through BOOT; None otherwise."""
-    if not runs_through_boot(command):
+    prefix = boot_prefix(command)
+    if prefix is None:
         return None
     body = command[2:] if command.startswith("& ") else command
-    python, rest = body[1:].split('"', 1)
-    rest = rest[len(f' -I -S -c "{BOOT}" "') :]
-    dispatcher = rest.split('"', 1)[0]
+    python = body[1:].split('"', 1)[0]
+    dispatcher = body[len(prefix) :].split('"', 1)[0]
     return python, dispatcher
 
 

@@ -9,10 +9,12 @@ data of `catalog/guards.toml`, taken verbatim.
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from typing import Any
 
 from hookmsg.catalogue import Harness
+from hookmsg.delivery import once_per_context
 from hookmsg.jsonout import dump_json
 from hookmsg.loaded import LoadedProject
 from hookmsg.template import scan_template
@@ -20,6 +22,11 @@ from hookmsg.vocabulary import EVENTS
 
 GUARDS_FILE = "guards.toml"
 TABLE_VERSION = 1
+
+
+def text_digest(text: str) -> str:
+    """A short, stable name for one delivered text (the first 16 hex digits of its SHA-256)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def contract_data(harness: Harness) -> dict[str, Any]:
@@ -35,6 +42,9 @@ def contract_data(harness: Harness) -> dict[str, Any]:
         "envelope": contract.envelope,
         # Deny-only events (registered by `install --strict`) are spelled too.
         "event_names": dict(sorted({**harness.deny_events, **harness.events}.items())),
+        # Context messages once per context (hookmsg_dispatch/seen.py): every harness
+        # that hands hook context to the model keeps it in the conversation.
+        "once_per_context": once_per_context(harness),
         "patch_tools": list(contract.patch_tools),
         # What of the answer the harness's output cap counts, and in which unit.
         "cap_counts": contract.cap_counts,
@@ -81,14 +91,24 @@ def dispatch_table_data(loaded: LoadedProject) -> dict[str, Any]:
         messages[name] = {
             "advisory": advisory,
             "condition": detector if isinstance(detector, str) else None,
+            # What the delivered text's `once per context` record names it by: a changed
+            # text is delivered again. Computed here, so the dispatcher never hashes.
+            "digest": text_digest(message.delivered.strip()),
             "file": f"messages/{name}.md",
             "kind": "guard" if is_guard else "context",
             "placeholders": placeholders,
         }
+    # Each event's registry entries, in registry order: what a folded registration names
+    # (`--entry KEY`) and the dispatcher resolves per call.
+    entries: dict[str, list[dict[str, Any]]] = {}
+    for entry in registry.dispatch:
+        event, key = entry.key
+        entries.setdefault(event, []).append({"matcher": key, "messages": list(entry.messages)})
     return {
         "cap": loaded.project.settings.delivered_cap,
         "conditions": conditions,
         "contracts": contracts,
+        "entries": entries,
         "events": list(EVENTS),
         # The largest project file a guard reads (the build's own bound on its inputs).
         "max_file_bytes": loaded.project.settings.max_file_bytes,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hookmsg.delivery import why_not_delivered
+from hookmsg.delivery import delivery_policy, why_not_delivered
 from hookmsg.jsonout import dump_json
 from hookmsg.loaded import SKILL_INDEX, LoadedProject
 from hookmsg.render.templates import render
@@ -70,6 +70,7 @@ def inventory_data(loaded: LoadedProject) -> dict[str, Any]:
                 "events": dict(sorted(h.events.items())),
                 "deny_events": dict(sorted(h.deny_events.items())),
                 "checked": h.checked,
+                "delivery_policy": delivery_policy(h),
                 "facts": [fact.model_dump() for fact in h.facts],
             }
             for h in harnesses
@@ -165,6 +166,7 @@ def render_inventory_markdown(loaded: LoadedProject) -> str:
         [cell(h["name"]), *[cell(spelled(h, event)) for event in data["events"]]]
         for h in data["harnesses"]
     ]
+    policies = [[cell(h["name"]), cell(h["delivery_policy"])] for h in data["harnesses"]]
     facts = [
         [
             cell(h["name"]) + (f" {cell(h['checked'])}" if h["checked"] else ""),
@@ -184,6 +186,7 @@ def render_inventory_markdown(loaded: LoadedProject) -> str:
         gaps=gaps,
         events=data["events"],
         matrix=matrix,
+        policies=policies,
         skills=skill_table,
         facts=facts,
     )

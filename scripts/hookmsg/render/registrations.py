@@ -6,9 +6,10 @@ to the model, with matchers in the harness's tool names and timeouts in its unit
 
 Every command runs the dispatcher through a fail-open bootstrap (BOOT): the interpreter
 in isolated mode (`-I`: neither the opened project's files nor PYTHON* variables reach
-sys.path) without `site` (`-S`) runs a one-line program that starts the dispatcher only
-if its file exists, so a deleted or superseded install root exits 0 with no output
-instead of Python's exit 2 (which blocks PreToolUse and keeps Codex's Stop looping).
+sys.path) without `site` (`-S`) runs a one-line program that compiles and runs the
+dispatcher's file and turns any failure to load or run it into exit 0 with no output, so
+a deleted, superseded or damaged install root blocks nothing, instead of Python's exit 1
+or 2 (2 blocks PreToolUse and keeps Codex's Stop looping).
 """
 
 from __future__ import annotations
@@ -30,11 +31,14 @@ from hookmsg.registration_plan import (
 
 def _argv(harness: Harness, entry: Entry, strict: bool) -> list[str]:
     contract = harness.registration.contract if harness.registration else None
+    # A folded entry names the registry entries it stands for; the dispatcher picks per call.
+    named = [word for key in entry.folded for word in ("--entry", key)]
     return [
         *(["--contract", contract] if contract else []),
         *(["--strict"] if strict else []),
+        *named,
         entry.event,
-        *entry.messages,
+        *(() if entry.folded else entry.messages),
     ]
 
 

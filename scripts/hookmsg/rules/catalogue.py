@@ -165,8 +165,8 @@ def check_harnesses(harnesses: HarnessCatalogue, text: str, display: str) -> lis
     for index, harness in enumerate(harnesses.harnesses):
         fold = harness.registration.fold if harness.registration is not None else None
         if fold is not None:
-            for tool in [*fold.tools, fold.messages_from]:
-                if tool not in TOOLS or (tool == fold.messages_from and tool not in fold.tools):
+            for tool in fold.tools:
+                if tool not in TOOLS:
                     found.append(
                         Diagnostic(
                             display,

@@ -26,15 +26,17 @@ MULTILINE = 8  # re.MULTILINE, without importing `re` before a pattern is needed
 def pattern(source: str, flags: int = MULTILINE) -> Pattern[str]:
     """A regular expression from the catalogue data, compiled once, when first needed.
 
-    `re` itself is imported here, lazily: a call that needs no pattern never loads it.
+    `re` itself is imported lazily: the pattern is compiled only for a text that holds a
+    literal every match needs (`hookmsg_dispatch.literal`), so a call that nothing could
+    match never loads it.
     """
     key = (source, flags)
     found = _compiled.get(key)
     if found is None:
-        import re
+        from hookmsg_dispatch.literal import lazy
 
-        found = _compiled[key] = re.compile(source, flags)
-    return found
+        found = _compiled[key] = lazy(source, flags)  # type: ignore[assignment]
+    return found  # type: ignore[return-value]
 
 
 def cap(text: str, limit: int = MAX_VALUE) -> str:

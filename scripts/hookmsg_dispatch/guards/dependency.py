@@ -37,12 +37,10 @@ MAX_WHOLE_FILES = 4
 
 
 def glob_match(name: str, glob: str) -> bool:
-    """fnmatch's case-sensitive match; `fnmatch` (and `re`) load only for a glob with `*?[`."""
-    if not any(char in glob for char in "*?["):
-        return name == glob
-    import fnmatch
+    """fnmatch's case-sensitive match; `fnmatch` (and `re`) load only for a glob with `?[`."""
+    from hookmsg_dispatch.literal import glob_match as match
 
-    return fnmatch.fnmatchcase(name, glob)
+    return match(name, glob)
 
 
 def _matches(name: str, globs: list[str]) -> bool:
