@@ -120,7 +120,14 @@ def _cmd_install(args: argparse.Namespace) -> int:
         dry_run=args.dry_run,
         strict=args.strict,
         user=args.user,
+        into_content_repo=args.into_content_repo,
     )
+
+
+def _cmd_roots(args: argparse.Namespace) -> int:
+    from hookmsg.commands.roots import roots
+
+    return roots(prune=args.prune)
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -272,10 +279,17 @@ def build_parser() -> argparse.ArgumentParser:
     real.add_argument(
         "--root",
         metavar="DIR",
-        help="the install root (default: $XDG_DATA_HOME/hookmsg/VERSION, else "
-        "~/.local/share/hookmsg/VERSION)",
+        help="the install root (default: one per content, "
+        "$XDG_DATA_HOME/hookmsg/roots/SOURCE-CONTENT, else under ~/.local/share)",
     )
-    real.add_argument("--project", metavar="DIR", help="the project (default: cwd)")
+    real.add_argument(
+        "--project", metavar="DIR", help="the project (default: cwd; relative paths resolved)"
+    )
+    real.add_argument(
+        "--into-content-repo",
+        action="store_true",
+        help="allow installing into the content repository itself (refused otherwise)",
+    )
     real.add_argument(
         "--python",
         metavar="PATH",
@@ -326,6 +340,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="xcsh only: the module in ~/.xcsh/agent/extensions/ instead of the project's",
     )
     uninstall.set_defaults(handler=_cmd_uninstall)
+
+    roots = commands.add_parser(
+        "roots",
+        parents=[common],
+        help="list the install roots and the projects that use them; --prune the unused",
+        description="List every install root under the data folder with its source, its "
+        "content version and the projects whose settings still run it. --prune removes "
+        "the keyed roots no project uses any more.",
+        epilog=EXIT_CODES_HELP,
+    )
+    roots.add_argument("--prune", action="store_true", help="remove the roots no project uses")
+    roots.set_defaults(handler=_cmd_roots)
     return parser
 
 
