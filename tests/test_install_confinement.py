@@ -52,7 +52,7 @@ def install(cli: Cli, harness: str, target: Path, root: Path) -> Result:
     )
 
 
-class Blocked(Exception):  # noqa: N818 - not an OSError, which the code under test may catch
+class Blocked(Exception):  # not an OSError, which the code under test may catch
     """The body blocked (as on opening a FIFO) past its deadline."""
 
 
@@ -81,7 +81,7 @@ def codes(result: Result) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("harness", "folder", "name"),
+    "case",
     [
         ("claude-code-engine", ".claude", "settings.json"),
         ("cursor", ".cursor", "hooks.json"),
@@ -90,14 +90,10 @@ def codes(result: Result) -> list[str]:
     ],
 )
 def test_i012_a_linked_folder_leading_out_of_the_project_is_refused(
-    project: Path,
-    cli: Cli,
-    places: tuple[Path, Path, Path],
-    harness: str,
-    folder: str,
-    name: str,
+    project: Path, cli: Cli, places: tuple[Path, Path, Path], case: tuple[str, str, str]
 ) -> None:
     target, root, elsewhere = places
+    harness, folder, name = case
     if "/" in name:
         (elsewhere / name).parent.mkdir(parents=True)
     if harness != "xcsh":
