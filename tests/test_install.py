@@ -798,3 +798,52 @@ def test_a_users_inline_event_list_keeps_its_bytes_through_install_and_uninstall
     uninstalled = cli("uninstall", "--harness", "claude-code-engine", "--project", str(target))
     assert uninstalled.code == 0, uninstalled.err
     assert settings.read_bytes() == original
+
+
+# ------------------------------------------------------------------ where install goes
+
+
+def test_install_without_project_is_refused_in_the_content_repository(
+    project: Path, cli: Cli, places: tuple[Path, Path]
+) -> None:
+    _, root = places
+    before = files_under(project)
+    for extra in ([], ["--project", "."], ["--project", str(project)]):
+        result = cli("install", "--harness", "cursor", "--root", str(root), *extra)
+        assert result.code == 2, extra
+        assert "is the content repository itself" in result.err
+        assert "--into-content-repo" in result.err
+    assert files_under(project) == before
+    assert not root.exists()
+    asked = cli(
+        "install", "--harness", "cursor", "--root", str(root), "--python", PYTHON,
+        "--into-content-repo",
+    )  # fmt: skip
+    assert asked.code == 0, asked.out + asked.err
+    assert (project / ".cursor" / "hooks.json").is_file()
+
+
+def test_relative_project_and_root_are_resolved_against_the_working_directory(
+    project: Path, cli: Cli, places: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target, _ = places
+    monkeypatch.chdir(target.parent)
+    result = cli(
+        "install", "--harness", "cursor", "--project", f"./{target.name}", "--root",
+        "data/relative-root", "--python", PYTHON,
+    )  # fmt: skip
+    # the content repository is found from the working directory: run from inside it
+    assert result.code == 2 and "pyproject.toml" in result.err
+    monkeypatch.chdir(project)
+    relative = Path("..") / target.name
+    result = cli(
+        "install", "--harness", "cursor", "--project", str(relative), "--root",
+        "../data/relative-root", "--python", PYTHON,
+    )  # fmt: skip
+    assert result.code == 0, result.out + result.err
+    hooks = json.loads((target / ".cursor" / "hooks.json").read_bytes())["hooks"]
+    root = target.parent / "data" / "relative-root"
+    commands = [item["command"] for items in hooks.values() for item in items]
+    assert commands and all(f'"{root}/hooks/dispatch.py"' in c for c in commands)
+    assert (root / "manifest.json").is_file()
+    assert cli("verify", "--harness", "cursor", "--project", str(relative)).code == 0

@@ -129,9 +129,7 @@ def test_every_corpus_file_comes_back_byte_for_byte(
     assert failures == {}
 
 
-def test_a_users_empty_lists_and_objects_survive(
-    quick: None, cli: Cli, tmp_path: Path
-) -> None:
+def test_a_users_empty_lists_and_objects_survive(quick: None, cli: Cli, tmp_path: Path) -> None:
     original = (CORPUS / "claude-empty-event-lists.json").read_bytes()
     folder = tmp_path / "p"
     folder.mkdir()
