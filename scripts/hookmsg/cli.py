@@ -312,7 +312,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="check that a harness's registration is present, current and complete",
         description="Exit 0 when the project's settings file holds our registration, it is "
         "what the registry generates now, and the install root it runs is complete (every "
-        "file matches the manifest); else exit 1 with one line per reason.",
+        "file matches the manifest) and holds this build's content (not stale, not another "
+        "repository's); else exit 1 with one line per reason.",
         epilog=EXIT_CODES_HELP,
     )
     verify.add_argument("--harness", required=True, metavar="ID", help="e.g. codex")
@@ -328,8 +329,9 @@ def build_parser() -> argparse.ArgumentParser:
         "uninstall",
         parents=[common],
         help="remove our entries from a harness's settings file",
-        description="Remove only hookmsg's entries; every other key and hook stays as it "
-        "was. An event list left empty is removed; the install root is left in place.",
+        description="Remove only hookmsg's entries and what install created with them "
+        "(keys, event lists, files, folders); every other key and hook stays as it was, "
+        "byte for byte. A keyed install root no project uses any more is removed.",
         epilog=EXIT_CODES_HELP,
     )
     uninstall.add_argument("--harness", required=True, metavar="ID", help="e.g. codex")
