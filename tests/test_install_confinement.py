@@ -265,7 +265,23 @@ def test_an_install_killed_at_random_points_leaves_no_stray_copies(
     (root / "generated" / "skill-index.md").write_text("changed", encoding="utf-8")
     assert install(cli, "cursor", target, root).code == 0
     assert sorted(p.name for p in root.parent.iterdir()) == [root.name]
+    assert [p.name for p in target.rglob("*.tmp")] == []  # no half-written settings file
+    assert [p.name for p in root.rglob("*.tmp")] == []  # nor a half-written record
     assert cli("verify", "--harness", "cursor", "--project", str(target)).code == 0
     document = json.loads((target / ".cursor" / "hooks.json").read_bytes())
     assert str(root) in json.dumps(document)
     print(f"{interrupted} kills landed while the root was being laid out")
+
+
+def test_a_half_written_settings_file_left_by_a_killed_install_is_cleared(
+    project: Path, cli: Cli, places: tuple[Path, Path, Path]
+) -> None:
+    target, root, _ = places
+    (target / ".cursor").mkdir()
+    left = target / ".cursor" / ".hooks.json.k3x9q_2a.tmp"  # the name write_atomic gives
+    left.write_text('{"hooks": {', encoding="utf-8")
+    mine = target / ".cursor" / ".hooks.json.backup.tmp"  # a name it never gives
+    mine.write_text("mine", encoding="utf-8")
+    assert install(cli, "cursor", target, root).code == 0
+    assert not left.exists()
+    assert mine.read_text(encoding="utf-8") == "mine"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import tempfile
 from dataclasses import dataclass
@@ -179,6 +180,20 @@ def make_folders(target: Target) -> list[str]:
     return made
 
 
+def _temporary_name(name: str) -> re.Pattern[str]:
+    """The names `write_atomic` gives its temporary files beside `name` (mkstemp's)."""
+    return re.compile(rf"^\.{re.escape(name)}\.[A-Za-z0-9_]{{8}}\.tmp$")
+
+
+def clear_leftovers(path: Path) -> None:
+    """Remove the temporary files a killed `write_atomic` of `path` left beside it."""
+    pattern = _temporary_name(path.name)
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(path.parent):
+            if pattern.match(entry.name) and entry.is_file(follow_symlinks=False):
+                Path(entry.path).unlink()
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace the regular file `path` with `data` through a temporary file beside it
     (the rename replaces the name, never a link's destination); keep its mode."""
@@ -187,6 +202,7 @@ def write_atomic(path: Path, data: bytes) -> None:
             mode = os.lstat(path).st_mode & 0o7777
         except FileNotFoundError:
             mode = 0o644
+        clear_leftovers(path)
         handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         temporary = Path(name)
         try:
