@@ -46,6 +46,8 @@ LAYOUTS = st.sampled_from(
         Layout("\t", ",", ": ", False, True),
         Layout(None, ", ", ": ", False, True),
         Layout(None, ",", ":", False, False),
+        Layout("  ", ",", ": ", False, True, "\r\n"),
+        Layout("\t", ",", ": ", False, False, "\r\n"),
     ]
 )
 
@@ -96,3 +98,18 @@ def test_taking_added_members_out_again_restores_the_bytes(
     again, layout_again = load("f.json", added.encode("utf-8"))
     assert again == grown
     assert rewrite(added, again, parsed, layout_again) == text
+
+
+@SETTINGS
+@given(DOCUMENTS, DOCUMENTS, LAYOUTS)
+def test_a_rewrite_keeps_the_files_line_endings(
+    document: dict[str, Any], extra: dict[str, Any], layout: Layout
+) -> None:
+    text = _text(document, layout)
+    parsed, found = load("f.json", text.encode("utf-8"))
+    grown = {**parsed, **{k: v for k, v in extra.items() if k not in parsed}}
+    added = rewrite(text, parsed, grown, found)
+    if layout.newline == "\r\n":
+        assert "\n" not in added.replace("\r\n", "")
+    else:
+        assert "\r" not in added

@@ -924,11 +924,11 @@ def test_g001_engine_form_names_engine_group_sizes(project: Path, cli: Cli) -> N
 
 # G005, G006 and K003 are tried in test_check.py and test_confinement.py.
 # U (guard data): one test per code in tests/test_guards_data.py, which checks its own.
-# I003-I009 (install's refusals, verify's reasons): tests/test_install.py, which checks its own.
+# I003-I013 (install's refusals, verify's reasons): tests/test_install.py, which checks its own.
 TESTED_ELSEWHERE = (
     {"G002", "G003", "G004", "G005", "G006", "K003"}
     | {f"U00{n}" for n in range(1, 8)}
-    | {f"I00{n}" for n in range(3, 10)}
+    | {f"I{n:03d}" for n in range(3, 14)}
 )
 
 

@@ -187,7 +187,14 @@ def _cmd_install(args: argparse.Namespace) -> int:
         dry_run=args.dry_run,
         strict=args.strict,
         user=args.user,
+        into_content_repo=args.into_content_repo,
     )
+
+
+def _cmd_roots(args: argparse.Namespace) -> int:
+    from hookmsg.commands.roots import roots
+
+    return roots(prune=args.prune)
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -272,7 +279,9 @@ def _project_arguments(parser: argparse.ArgumentParser) -> None:
     """--harness, --project and --user: which settings file `install`, `verify` and
     `uninstall` work on."""
     parser.add_argument("--harness", required=True, metavar="ID", help="e.g. codex")
-    parser.add_argument("--project", metavar="DIR", help="the project (default: cwd)")
+    parser.add_argument(
+        "--project", metavar="DIR", help="the project (default: cwd; relative paths resolved)"
+    )
     parser.add_argument(
         "--user",
         action="store_true",
@@ -280,13 +289,22 @@ def _project_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _roots_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--prune", action="store_true", help="remove the roots no project uses")
+
+
 def _install_arguments(parser: argparse.ArgumentParser) -> None:
     _project_arguments(parser)
     parser.add_argument(
         "--root",
         metavar="DIR",
-        help="the install root (default: $XDG_DATA_HOME/hookmsg/VERSION, else "
-        "~/.local/share/hookmsg/VERSION)",
+        help="the install root (default: one per content, "
+        "$XDG_DATA_HOME/hookmsg/roots/SOURCE-CONTENT, else under ~/.local/share)",
+    )
+    parser.add_argument(
+        "--into-content-repo",
+        action="store_true",
+        help="allow installing into the content repository itself (refused otherwise)",
     )
     parser.add_argument(
         "--python",
@@ -417,17 +435,28 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
         "check that a harness's registration is present, current and complete",
         "Exit 0 when the project's settings file holds our registration, it is what the "
         "registry generates now, and the install root it runs is complete (every file "
-        "matches the manifest); else exit 1 with one line per reason.",
+        "matches the manifest) and holds this build's content (not stale, not another "
+        "repository's); else exit 1 with one line per reason.",
         _cmd_verify,
         _project_arguments,
     ),
     Subcommand(
         "uninstall",
         "remove our entries from a harness's settings file",
-        "Remove only hookmsg's entries; every other key and hook stays as it was. An event "
-        "list left empty is removed; the install root is left in place.",
+        "Remove only hookmsg's entries and what install created with them (keys, event "
+        "lists, files, folders); every other key and hook stays as it was, byte for byte. "
+        "A keyed install root no project uses any more is removed.",
         _cmd_uninstall,
         _project_arguments,
+    ),
+    Subcommand(
+        "roots",
+        "list the install roots and the projects that use them; --prune the unused",
+        "List every install root under the data folder with its source, its content version "
+        "and the projects whose settings still run it. --prune removes the keyed roots no "
+        "project uses any more.",
+        _cmd_roots,
+        _roots_arguments,
     ),
 )
 

@@ -118,6 +118,10 @@ Code = Literal[
     "I007",
     "I008",
     "I009",
+    "I010",
+    "I011",
+    "I012",
+    "I013",
 ]
 
 
@@ -789,6 +793,31 @@ _CODES += (
         "verify: the install root the registration runs is missing, incomplete or changed.",
         "Run `hookmsg install --harness ID` again.",
         "`hooks/dispatch.py` deleted from the install root",
+    ),
+    CodeInfo(
+        "I010",
+        "verify: the install root holds another build of this content (stale text).",
+        "Run `hookmsg install --harness ID --project DIR` again from the content repository.",
+        "a message edited and rebuilt after the install",
+    ),
+    CodeInfo(
+        "I011",
+        "verify: the install root holds content from another source (foreign).",
+        "Run `hookmsg install --harness ID --project DIR` from the content repository the "
+        "project should use.",
+        "a second content repository installed into the same root",
+    ),
+    CodeInfo(
+        "I012",
+        "A folder on the way to a target is a link that leads out of the project or root.",
+        "Replace the link with a folder, or install into the project the link points to.",
+        "`.claude` linked to `~/dotfiles/claude`",
+    ),
+    CodeInfo(
+        "I013",
+        "A target is not a regular file (a FIFO, a device, a socket) or is over the size bound.",
+        "Move it away; install, verify and uninstall read and write regular files only.",
+        "`manifest.json` made a FIFO",
     ),
 )
 

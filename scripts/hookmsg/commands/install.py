@@ -1,32 +1,32 @@
 """`hookmsg install --harness ID [--root DIR] [--project DIR] [--python PATH] [--dry-run]
-[--strict]`: lay out the install root, then merge the registration into the project."""
+[--strict] [--user] [--into-content-repo]`: lay out the install root, then merge the
+registration into the project, and record what was created so uninstall can undo it."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
 from hookmsg.config import Project
-from hookmsg.errors import EXIT_OK
+from hookmsg.errors import EXIT_OK, UsageError
 from hookmsg.install_root import install_root_files
 from hookmsg.installing import root as install_root
+from hookmsg.installing import steps
+from hookmsg.installing.identity import default_root, source_name
 from hookmsg.installing.jsonfile import JsonRefusal
-from hookmsg.installing.merge import merge
-from hookmsg.installing.module import install_module, module_path, refuse_user
+from hookmsg.installing.module import ModulePlan, module_path, plan_module, refuse_user
+from hookmsg.installing.plan import SettingsPlan, plan_settings
 from hookmsg.installing.target import (
     checked_workspace,
-    default_root,
-    fill_tokens,
     find_harness,
     project_folder,
-    put_in_place,
-    read_settings,
+    refuse_content_repository,
     refused,
     safe_path,
 )
 from hookmsg.registration_plan import is_module
-from hookmsg.render.registrations import registration_data
 from hookmsg.report import note
 
 
@@ -40,6 +40,18 @@ def default_python() -> str:
     return base if Path(base).is_file() and os.access(base, os.X_OK) else sys.executable
 
 
+def python_path(value: str | None) -> str:
+    """`--python`: a bare name is looked up on PATH, a relative path made absolute."""
+    if value is None:
+        value = default_python()
+    elif "/" not in value and not value.startswith("~"):
+        found = shutil.which(value)
+        if found is None:
+            raise UsageError(f"--python '{value}' is not on PATH; give its path")
+        value = found
+    return safe_path("--python", value, resolve=True)
+
+
 def install(
     project: Project,
     harness_id: str,
@@ -50,47 +62,44 @@ def install(
     dry_run: bool = False,
     strict: bool = False,
     user: bool = False,
+    into_content_repo: bool = False,
 ) -> int:
-    root = safe_path("--root", root if root is not None else default_root())
-    target = project_folder(target)
-    python = safe_path("--python", python if python is not None else default_python())
+    folder = project_folder(target)
+    if not user:
+        refuse_content_repository(project, folder, allowed=into_content_repo)
+    interpreter = python_path(python)
     workspace = checked_workspace(project)
     harness, registry = find_harness(workspace, harness_id)
-    if is_module(harness):  # xcsh: a whole module file, not entries in a settings file
-        return install_module(
-            harness,
-            registry,
-            install_root.with_manifest(install_root_files(workspace)),
-            root=root,
-            path=module_path(harness, target, user=user),
-            python=python,
-            dry_run=dry_run,
-        )
-    refuse_user(user, harness)
+    files = install_root.with_manifest(install_root_files(workspace), source_name(project))
+    content = install_root.content_version(files)
+    chosen = root if root is not None else default_root(source_name(project), content)
+    where = safe_path("--root", chosen, resolve=True)
+    tokens = {"PYTHON_BIN": interpreter, "HARNESS_ROOT": where}
+    plan: ModulePlan | SettingsPlan
     try:
-        settings = read_settings(harness, registry, target)
-        install_root.check_replaceable(Path(root))
+        if is_module(harness):  # xcsh: a whole module file, not entries in a settings file
+            path = module_path(harness, folder, user=user)
+            plan = plan_module(harness, registry, path, tokens=tokens, user=user)
+        else:
+            refuse_user(user, harness)
+            plan = plan_settings(harness, registry, folder, tokens=tokens, strict=strict)
+        install_root.check_replaceable(Path(where))
     except JsonRefusal as error:
         raise refused(error, "install") from None
-    ours = fill_tokens(
-        registration_data(harness, registry, strict=strict),
-        {"PYTHON_BIN": python, "HARNESS_ROOT": root},
-    )
-    merged = merge(settings.document, ours, settings.container, settings.script)
-    new = settings.render(merged)
-    files = install_root.with_manifest(install_root_files(workspace))
-    changed = put_in_place(
-        root,
-        files,
-        path=settings.path,
-        display=settings.display,
-        old=settings.raw,
-        new=new,
-        dry_run=dry_run,
-    )
+    changes = [plan.change]
     if dry_run:
+        steps.show(where, files, changes)
         return EXIT_OK
-    note(f"{settings.display}: " + ("updated" if changed else "already current"))
+    try:
+        # The steps, in order; each runs only once the ones before it succeeded.
+        steps.lay_out_root(where, files)
+        made = steps.write_changes(changes)
+        record = steps.with_created(plan.record, made)
+        steps.keep_record(where, record, plan.previous)
+    except JsonRefusal as error:
+        raise refused(error, "install") from None
+    display = plan.change.target.display
+    note(f"{display}: " + ("updated" if plan.change.changed else "already current"))
     registration = harness.registration
     if registration is not None and registration.install_note:
         note(registration.install_note)

@@ -1,21 +1,26 @@
 """`hookmsg uninstall --harness ID [--project DIR]`: take our entries out of the settings
-file; everything else stays as it was. The install root is left in place."""
+file, and what install created with them (keys, event lists, the file, its folders, as
+its record says); everything else stays as it was, byte for byte."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hookmsg.config import Project
 from hookmsg.errors import EXIT_OK
+from hookmsg.installing import record as records
+from hookmsg.installing import steps
+from hookmsg.installing.confine import remove_file, write_atomic
 from hookmsg.installing.jsonfile import JsonRefusal
-from hookmsg.installing.merge import only_ours_left, remove
+from hookmsg.installing.merge import only_ours_left
 from hookmsg.installing.module import module_path, refuse_user, uninstall_module
+from hookmsg.installing.plan import installed_root, unmerged
 from hookmsg.installing.target import (
     checked_workspace,
     find_harness,
     project_folder,
     read_settings,
     refused,
-    remove_file,
-    write_atomic,
 )
 from hookmsg.registration_plan import is_module
 from hookmsg.render.registrations import registration_data
@@ -25,27 +30,36 @@ from hookmsg.report import note
 def uninstall(
     project: Project, harness_id: str, *, target: str | None = None, user: bool = False
 ) -> int:
-    target = project_folder(target)
+    folder = project_folder(target)
     workspace = checked_workspace(project)
     harness, registry = find_harness(workspace, harness_id)
     if is_module(harness):  # xcsh: a whole module file, not entries in a settings file
-        return uninstall_module(module_path(harness, target, user=user))
+        return uninstall_module(harness, module_path(harness, folder, user=user), user=user)
     refuse_user(user, harness)
     try:
-        settings = read_settings(harness, registry, target)
+        settings = read_settings(harness, registry, folder)
     except JsonRefusal as error:
         raise refused(error, "uninstall") from None
     if settings.raw is None:
         note(f"{settings.display}: absent; nothing to uninstall")
         return EXIT_OK
-    left = remove(settings.document, settings.container, settings.script)
+    root = installed_root(settings)
+    record = records.load(Path(root), folder, harness_id) if root is not None else None
+    ours = registration_data(harness, registry)
+    left = unmerged(settings, record, ours)
     if left == settings.document:
         note(f"{settings.display}: holds no hookmsg entries; nothing to uninstall")
         return EXIT_OK
-    if only_ours_left(left, registration_data(harness, registry)):
+    gone = (
+        record.settings_created and left == {} if record is not None else only_ours_left(left, ours)
+    )
+    if gone:
         remove_file(settings.path)
-        note(f"{settings.display}: removed (it held only hookmsg entries)")
+        note(f"{settings.display}: removed (install had created it)")
     else:
         write_atomic(settings.path, settings.render(left))
         note(f"{settings.display}: hookmsg entries removed; everything else kept")
+    if record is not None and root is not None:
+        steps.undo_created(Path(folder), record)
+        steps.release(root, record)
     return EXIT_OK

@@ -35,6 +35,7 @@ class Layout:
     key_separator: str
     ensure_ascii: bool
     final_newline: bool
+    newline: str = "\n"  # the file's line ending: what it writes between lines, CRLF kept
 
 
 DEFAULT_LAYOUT = Layout("  ", ",", ": ", False, True)
@@ -88,18 +89,27 @@ def _constant(display: str) -> Any:
     return refuse
 
 
+def _newline(text: str) -> str:
+    """The file's line ending: that of its first line (a file with none writes LF)."""
+    first = text.find("\n")
+    return "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
+
+
 def _layout(text: str) -> Layout:
     final_newline = text.endswith("\n")
+    newline = _newline(text)
     body = text.strip()
     ensure_ascii = not any(ord(char) > 0x7F for char in body) and "\\u" in body
     key_separator = ": " if re.search(r'":\s', body) or ":" not in body else ":"
     if "\n" not in body:
         spaced = re.search(r",\s", body) or ("," not in body and key_separator == ": ")
         item_separator = ", " if spaced else ","
-        return Layout(None, item_separator, key_separator, ensure_ascii, final_newline)
+        # `{}` says nothing of its layout: what install writes into it is indented.
+        indent = None if body not in ("{}", "") else DEFAULT_LAYOUT.indent
+        return Layout(indent, item_separator, key_separator, ensure_ascii, final_newline, newline)
     match = re.search(r"\n([ \t]+)\S", text)
     indent = match.group(1) if match is not None else "  "
-    return Layout(indent, ",", key_separator, ensure_ascii, final_newline)
+    return Layout(indent, ",", key_separator, ensure_ascii, final_newline, newline)
 
 
 def dump(data: Any, layout: Layout) -> str:
@@ -109,7 +119,9 @@ def dump(data: Any, layout: Layout) -> str:
         separators=(layout.item_separator, layout.key_separator),
         ensure_ascii=layout.ensure_ascii,
     )
-    return text + ("\n" if layout.final_newline else "")
+    if layout.newline != "\n":  # json.dumps escapes newlines in strings: these are layout
+        text = text.replace("\n", layout.newline)
+    return text + (layout.newline if layout.final_newline else "")
 
 
 def _check_values(value: Any, display: str, text: str) -> None:
@@ -168,6 +180,7 @@ def load(display: str, raw: bytes) -> tuple[Any, Layout]:
             layout.key_separator,
             ascii_only,
             layout.final_newline,
+            layout.newline,
         )
         rewritten = [token for token, _ in _tokens(dump(data, candidate))]
         if rewritten == [token for token, _ in original]:
@@ -248,7 +261,8 @@ def _nested(value: Any, layout: Layout, level: int) -> str:
     if layout.indent is None:
         return text
     lines = text.split("\n")
-    return "\n".join([lines[0], *(layout.indent * level + line for line in lines[1:])])
+    indented = [lines[0], *(layout.indent * level + line for line in lines[1:])]
+    return layout.newline.join(indented)
 
 
 @dataclass(frozen=True)
@@ -303,7 +317,7 @@ def _rewrite_object(
         name = json.dumps(key, ensure_ascii=layout.ensure_ascii)
         value = _nested(new[key], layout, level + 1)
         if kept or number:
-            pieces.append(layout.item_separator + ("\n" + inner if layout.indent else ""))
+            pieces.append(layout.item_separator + (layout.newline + inner if layout.indent else ""))
         pieces.append(f"{name}{layout.key_separator}{value}")
     pieces.append(text[members[-1].value_end : close + 1])
     return "".join(pieces)
@@ -324,6 +338,18 @@ def _elements(tokens: list[tuple[str, int]], index: int) -> tuple[list[tuple[int
 
 def _same(a: Any, b: Any) -> bool:
     return bool(a == b and type(a) is type(b))
+
+
+def _separator(
+    text: str, spans: list[tuple[int, int]], before: int | None, after: int | None, default: str
+) -> str:
+    """The text between two elements: the source's own where either side stood in it (so
+    taking an inserted element out again gives the source back), else `default`."""
+    if before is not None and before + 1 < len(spans):
+        return text[spans[before][1] : spans[before + 1][0]]
+    if after is not None and after > 0:
+        return text[spans[after - 1][1] : spans[after][0]]
+    return default
 
 
 def _rewrite_array(source: _Source, index: int, old: list[Any], new: list[Any], level: int) -> str:
@@ -349,11 +375,15 @@ def _rewrite_array(source: _Source, index: int, old: list[Any], new: list[Any], 
         separator = text[spans[0][1] : spans[1][0]]
     else:
         inner = layout.indent * (level + 1) if layout.indent is not None else ""
-        separator = layout.item_separator + ("\n" + inner if layout.indent is not None else "")
+        separator = layout.item_separator + (
+            layout.newline + inner if layout.indent is not None else ""
+        )
     pieces = [text[opened : spans[0][0]]]
+    previous: int | None = None
     for number, (item, origin) in enumerate(zip(new, kept, strict=True)):
         if number:
-            pieces.append(separator)
+            pieces.append(_separator(text, spans, previous, origin, separator))
+        previous = origin
         if origin is not None:
             start, end = spans[origin]
             pieces.append(text[start:end])

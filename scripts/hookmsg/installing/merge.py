@@ -102,9 +102,18 @@ def _replace(items: list[Any], new: list[Any], script: str) -> list[Any]:
 
 
 def merge(
-    document: dict[str, Any], ours: dict[str, Any], container: Container, script: str
+    document: dict[str, Any],
+    ours: dict[str, Any],
+    container: Container,
+    script: str,
+    created: frozenset[str] | None = None,
 ) -> dict[str, Any]:
-    """`document` with our registration `ours` merged in; `document` is not changed."""
+    """`document` with our registration `ours` merged in; `document` is not changed.
+
+    `created`: the event lists an earlier install added (None: not known). An event no
+    longer registered loses our entries; its list goes only when install had added it
+    (or, not known, when it held nothing but ours): a user's own empty list stays.
+    """
     result = dict(document)
     for key, value in ours.items():
         if key != HOOKS and key not in result:
@@ -116,30 +125,69 @@ def merge(
     for event in list(hooks):
         if event not in ours[HOOKS]:
             left = _replace(hooks[event], [], script)
-            if left or not hooks[event]:
+            if left or not _ours_to_drop(event, hooks[event], created):
                 hooks[event] = left
             else:
-                del hooks[event]  # held only our entries, which are no longer registered
+                del hooks[event]
     for event, items in ours[HOOKS].items():
         hooks[event] = _replace(hooks.get(event, []), list(items), script)
     result[HOOKS] = hooks
     return result
 
 
-def remove(document: dict[str, Any], container: Container, script: str) -> dict[str, Any]:
-    """`document` without our entries; an event list that held only ours is removed."""
+def _ours_to_drop(event: str, items: list[Any], created: frozenset[str] | None) -> bool:
+    """Whether an event list left empty by taking our entries out goes too."""
+    if created is not None:
+        return event in created
+    return bool(items)  # not known: a list that held only ours was ours
+
+
+def added_by_merge(document: dict[str, Any], ours: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """(top-level keys, event lists) that merging `ours` into `document` adds."""
+    keys = [key for key in ours if key not in document]
+    hooks = document.get(HOOKS)
+    registered = ours.get(HOOKS)
+    events = []
+    if isinstance(registered, dict):
+        present = hooks if isinstance(hooks, dict) else {}
+        events = [event for event in registered if event not in present]
+    return keys, events
+
+
+def remove(
+    document: dict[str, Any],
+    container: Container,
+    script: str,
+    *,
+    created: frozenset[str] | None = None,
+    added: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """`document` without our entries.
+
+    `created`: event lists install added, removed once empty (None: not known, and a
+    list that held only ours is removed). `added`: top-level keys install added, with
+    the values it wrote: each is removed while it still holds that value (`hooks` while
+    it is empty); a user's own keys and empty lists stay.
+    """
     result = dict(document)
-    if HOOKS not in result:
-        return result
-    if container == "list":
-        result[HOOKS] = _replace(list(document[HOOKS]), [], script)
-        return result
-    hooks: dict[str, Any] = {}
-    for event, items in document[HOOKS].items():
-        left = _replace(items, [], script)
-        if left or not items:
-            hooks[event] = left
-    result[HOOKS] = hooks
+    if HOOKS in result:
+        if container == "list":
+            result[HOOKS] = _replace(list(document[HOOKS]), [], script)
+        else:
+            hooks: dict[str, Any] = {}
+            for event, items in document[HOOKS].items():
+                left = _replace(items, [], script)
+                if left or not _ours_to_drop(event, items, created):
+                    hooks[event] = left
+            result[HOOKS] = hooks
+    for key, value in (added or {}).items():
+        if key not in result:
+            continue
+        if key == HOOKS:
+            if result[key] in ({}, []):
+                del result[key]
+        elif result[key] == value and type(result[key]) is type(value):
+            del result[key]
     return result
 
 

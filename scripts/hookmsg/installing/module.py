@@ -11,16 +11,22 @@ interpreter and install root back from the installed module's constants.
 from __future__ import annotations
 
 import json
+import os
 import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from hookmsg.catalogue import Harness, HookRegistry
-from hookmsg.errors import EXIT_FINDINGS, EXIT_OK, UsageError
-from hookmsg.installing import root as install_root
+from hookmsg.errors import EXIT_OK, UsageError
+from hookmsg.installing import record as records
+from hookmsg.installing import steps
+from hookmsg.installing.confine import Target, locate, read_bounded, remove_file
 from hookmsg.installing.jsonfile import JsonRefusal
-from hookmsg.installing.target import put_in_place, refused, remove_file
+from hookmsg.installing.record import Record
+from hookmsg.installing.steps import Change, created_file
+from hookmsg.installing.target import refused
 from hookmsg.render.xcsh_module import fill_tokens, render_xcsh_module
-from hookmsg.report import emit, note
+from hookmsg.report import note
 from hookmsg.rules import install as install_rules
 from hookmsg.rules.finding import Finding
 
@@ -30,14 +36,25 @@ MARKER = b"// hookmsg: hook messages for xcsh"
 _CONSTANT = re.compile(r'^const (PYTHON|ROOT) = ("(?:[^"\\\n]|\\.)*");$', re.MULTILINE)
 
 
-def module_path(harness: Harness, project: str, *, user: bool, home: Path | None = None) -> Path:
+@dataclass(frozen=True)
+class ModuleFile:
+    """Where the module goes: a base folder (the project, or the home folder with
+    `--user`) and its path inside it."""
+
+    base: Path
+    relative: str
+
+
+def module_path(
+    harness: Harness, project: str, *, user: bool, home: Path | None = None
+) -> ModuleFile:
     """The installed module: in the project, or with `user` in xcsh's user folder."""
     if user:
-        return (home if home is not None else Path.home()) / USER_FILE
+        return ModuleFile(home if home is not None else Path.home(), USER_FILE)
     registration = harness.registration
     if registration is None or registration.project_file is None:
         raise UsageError(f"harness '{harness.id}' names no project file for its module")
-    return Path(project) / registration.project_file
+    return ModuleFile(Path(project), registration.project_file)
 
 
 def expected_module(harness: Harness, registry: HookRegistry, python: str, root: str) -> bytes:
@@ -66,101 +83,95 @@ def installed_target(data: bytes) -> tuple[str, str] | None:
     return found["PYTHON"], found["ROOT"]
 
 
-def _current(path: Path) -> bytes | None:
-    """The file's bytes (None: absent); JsonRefusal when it is not a file hookmsg may own."""
-    display = str(path)
-    if path.is_symlink() or (path.exists() and not path.is_file()):
+def _current(where: ModuleFile) -> tuple[Target, bytes | None]:
+    """The module's checked place and bytes (None: absent); JsonRefusal when it is not a
+    file hookmsg may own, or reaching it would leave the project."""
+    target = locate(where.base, where.relative)
+    data = read_bounded(target.path, target.display)
+    if data is not None and not data.startswith(MARKER):
         raise JsonRefusal(
             install_rules.unmergeable_shape(
-                display, 1, 1, "is not a regular file (a link or a folder)"
+                target.display, 1, 1, "is not hookmsg's module; it is left as it is"
             )
         )
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        raise JsonRefusal(
-            install_rules.not_json(display, 1, 1, f"cannot be read: {error.strerror}")
-        ) from None
-    if not data.startswith(MARKER):
-        raise JsonRefusal(
-            install_rules.unmergeable_shape(
-                display, 1, 1, "is not hookmsg's module; it is left as it is"
-            )
-        )
-    return data
+    return target, data
 
 
-def install_module(
+@dataclass(frozen=True)
+class ModulePlan:
+    change: Change
+    record: Record
+    previous: str | None  # the root the module ran before
+
+
+def plan_module(
     harness: Harness,
     registry: HookRegistry,
-    files: dict[str, bytes],
+    where: ModuleFile,
     *,
-    root: str,
-    path: Path,
-    python: str,
-    dry_run: bool,
-) -> int:
+    tokens: dict[str, str],
+    user: bool,
+) -> ModulePlan:
+    target, old = _current(where)
+    found = installed_target(old) if old is not None else None
+    previous = found[1] if found is not None else None
+    project = os.path.realpath(where.base)
+    before = records.load(Path(previous), project, harness.id, user=user) if previous else None
+    new = expected_module(harness, registry, tokens["PYTHON_BIN"], tokens["HARNESS_ROOT"])
+    start = before if before is not None else Record(project, harness.id, user=user)
+    others = [item for item in start.files if item.path != where.relative]
+    record = replace(start, files=(*others, created_file(where.relative, new)))
+    return ModulePlan(Change(target, old, new), record, previous)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What verify found of the module: a finding (None: present and current) and the
+    install root it runs."""
+
+    finding: Finding | None
+    message: str
+    where: str
+    root: str | None = None
+
+
+def verify_module(harness: Harness, registry: HookRegistry, where: ModuleFile) -> Verdict:
     try:
-        old = _current(path)
-        install_root.check_replaceable(Path(root))
-    except JsonRefusal as error:
-        raise refused(error, "install") from None
-    new = expected_module(harness, registry, python, root)
-    put_in_place(root, files, path=path, display=str(path), old=old, new=new, dry_run=dry_run)
-    if dry_run:
-        return EXIT_OK
-    note(f"{path}: " + ("already current" if new == old else "written"))
-    return EXIT_OK
-
-
-def verify_module(harness: Harness, registry: HookRegistry, path: Path) -> int:
-    def report(finding: Finding, message: str, where: str = str(path)) -> int:
-        emit([finding(where, 1, 1, message)], "text")
-        return EXIT_FINDINGS
-
-    try:
-        data = _current(path)
+        target, data = _current(where)
     except JsonRefusal as error:
         raise refused(error, "verify") from None
     if data is None:
-        return report(install_rules.absent, "absent: the file does not exist")
-    target = installed_target(data)
-    if target is None:
-        return report(
-            install_rules.stale, "stale: the module names no interpreter and install root"
-        )
-    python, root = target
+        return Verdict(install_rules.absent, "absent: the file does not exist", target.display)
+    found = installed_target(data)
+    if found is None:
+        message = "stale: the module names no interpreter and install root"
+        return Verdict(install_rules.stale, message, target.display)
+    python, root = found
     if data != expected_module(harness, registry, python, root):
-        return report(
-            install_rules.stale,
+        message = (
             "stale: the module differs from what the registry generates now; "
-            "run `hookmsg install` again",
+            "run `hookmsg install` again"
         )
-    problems = install_root.problems(Path(root))
-    if not problems and not (Path(root) / registry.dispatcher.script).is_file():
-        problems = [f"the dispatcher {root}/{registry.dispatcher.script} is missing"]
-    if problems:
-        emit(
-            [install_rules.install_root_broken(root, 1, 1, problem) for problem in problems], "text"
-        )
-        return EXIT_FINDINGS
-    note(f"{path}: hookmsg module present and current")
-    note(f"install root {root}: complete")
-    return EXIT_OK
+        return Verdict(install_rules.stale, message, target.display)
+    return Verdict(None, f"{target.display}: hookmsg module present and current", "", root)
 
 
-def uninstall_module(path: Path) -> int:
+def uninstall_module(harness: Harness, where: ModuleFile, *, user: bool) -> int:
     try:
-        data = _current(path)
+        target, data = _current(where)
     except JsonRefusal as error:
         raise refused(error, "uninstall") from None
     if data is None:
-        note(f"{path}: absent; nothing to uninstall")
+        note(f"{target.display}: absent; nothing to uninstall")
         return EXIT_OK
-    remove_file(path)
-    note(f"{path}: removed")
+    found = installed_target(data)
+    project = os.path.realpath(where.base)
+    record = records.load(Path(found[1]), project, harness.id, user=user) if found else None
+    remove_file(target.path)
+    note(f"{target.display}: removed")
+    if record is not None and found is not None:
+        steps.undo_created(where.base, record)
+        steps.release(found[1], record)
     return EXIT_OK
 
 

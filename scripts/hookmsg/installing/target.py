@@ -1,28 +1,27 @@
 """What `install`, `verify` and `uninstall` share: the checked catalogue, the harness's
-settings file inside the project, reading it without loss and writing it atomically."""
+settings file inside the project (reached without leaving it), read without loss."""
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import json
 import os
-import sys
-import tempfile
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hookmsg import __version__
 from hookmsg.catalogue import Harness, HookRegistry
 from hookmsg.config import Project
-from hookmsg.errors import FindingsError, UsageError, WriteError
+from hookmsg.errors import FindingsError, UsageError
+from hookmsg.installing.confine import Target, locate, read_bounded
 from hookmsg.installing.jsonfile import DEFAULT_LAYOUT, JsonRefusal, Layout, dump, load, rewrite
 from hookmsg.installing.merge import CONTAINERS, Container, check_shape
 from hookmsg.installing.pathsafety import refuse_unsafe_path
-from hookmsg.report import emit, note
-from hookmsg.rules import install as install_rules
+from hookmsg.report import emit
 from hookmsg.workspace import Workspace, load_workspace, validate_workspace
+
+DRIVE = re.compile(r"^[A-Za-z]:")  # a Windows drive: absolute (`C:/x`) or drive-relative
 
 
 def checked_workspace(project: Project) -> Workspace:
@@ -65,27 +64,36 @@ def fill_tokens(value: Any, tokens: dict[str, str]) -> Any:
     return value
 
 
-def default_root(environ: dict[str, str] | None = None) -> str:
-    """`$XDG_DATA_HOME/hookmsg/<version>` when XDG_DATA_HOME is absolute, else under
-    ~/.local/share."""
-    env = dict(os.environ) if environ is None else environ
-    base = env.get("XDG_DATA_HOME", "")
-    folder = Path(base) if base.startswith("/") else Path.home() / ".local" / "share"
-    return str(folder / "hookmsg" / __version__)
-
-
-def safe_path(option: str, value: str) -> str:
-    """`value` checked for a command line, without a trailing slash."""
+def safe_path(option: str, value: str, *, resolve: bool = False) -> str:
+    """`value` checked for a command line, without a trailing slash; with `resolve` a
+    relative path is first made absolute against the working directory."""
+    # A relative path is made absolute here; `C:x` (relative to a drive) is left to refuse.
+    plain = value.strip() and not value.startswith(("/", "~", "-"))
+    if resolve and plain and not DRIVE.match(value):
+        value = str(Path.cwd() / value)
+        value = os.path.normpath(value)
     refuse_unsafe_path(option, value)
     return value.rstrip("/") or "/"
 
 
 def project_folder(value: str | None) -> str:
-    """`--project` (default: the working directory): a safe path to an existing folder."""
-    folder = safe_path("--project", value if value is not None else str(Path.cwd()))
+    """`--project` (default: the working directory), made absolute: an existing folder."""
+    folder = safe_path("--project", value if value is not None else str(Path.cwd()), resolve=True)
     if not Path(folder).is_dir():
         raise UsageError(f"--project '{folder}' is not a folder")
     return folder
+
+
+def refuse_content_repository(project: Project, folder: str, *, allowed: bool) -> None:
+    """Installing into the content repository itself is almost always a slip (no
+    `--project`, or `--project .` from inside it): refused unless asked for."""
+    if allowed:
+        return
+    if os.path.realpath(folder) == os.path.realpath(project.root):
+        raise UsageError(
+            f"{folder} is the content repository itself; give --project DIR (the project "
+            "to install into), or --into-content-repo to install here on purpose"
+        )
 
 
 @dataclass(frozen=True)
@@ -94,12 +102,19 @@ class Settings:
 
     harness: Harness
     registry: HookRegistry
-    path: Path
-    display: str
+    target: Target  # where it is, every folder on the way checked
     container: Container
     raw: bytes | None  # None: the file does not exist
     document: dict[str, Any]
     layout: Layout
+
+    @property
+    def path(self) -> Path:
+        return self.target.path
+
+    @property
+    def display(self) -> str:
+        return self.target.display
 
     @property
     def script(self) -> str:
@@ -117,8 +132,21 @@ class Settings:
         return (text if same else dump(document, self.layout)).encode("utf-8")
 
 
+def container_of(harness: Harness, registry: HookRegistry) -> Container:
+    """How the format holds its hooks, read off the registration it generates: an object
+    of event lists, or one list (a harness added as data needs no table entry)."""
+    registration = harness.registration
+    if registration is not None and registration.format in CONTAINERS:
+        return CONTAINERS[registration.format]
+    from hookmsg.render.registrations import registration_data
+
+    hooks = registration_data(harness, registry).get("hooks")
+    return "list" if isinstance(hooks, list) else "events"
+
+
 def read_settings(harness: Harness, registry: HookRegistry, project: str) -> Settings:
-    """The settings file; JsonRefusal when it cannot be merged into without loss."""
+    """The settings file; JsonRefusal when it cannot be merged into without loss, or when
+    reaching it would leave the project (a linked folder) or read a FIFO or device."""
     registration = harness.registration
     if registration is None or registration.project_file is None:
         where = registration.installed_as if registration is not None else "nowhere"
@@ -126,61 +154,19 @@ def read_settings(harness: Harness, registry: HookRegistry, project: str) -> Set
             f"harness '{harness.id}' is not installed into a project ({where}); "
             "use `hookmsg install-render` for it"
         )
-    path = Path(project) / registration.project_file
-    display = str(path)
-    container = CONTAINERS[registration.format]
-    if path.is_symlink() or (path.exists() and not path.is_file()):
-        raise JsonRefusal(
-            install_rules.unmergeable_shape(
-                display, 1, 1, "is not a regular file (a link or a folder)"
-            )
-        )
-    try:
-        raw: bytes | None = path.read_bytes()
-    except FileNotFoundError:
-        raw = None
-    except OSError as error:
-        raise JsonRefusal(
-            install_rules.not_json(display, 1, 1, f"cannot be read: {error.strerror}")
-        ) from None
+    target = locate(Path(project), registration.project_file)
+    container = container_of(harness, registry)
+    raw = read_bounded(target.path, target.display)
     if raw is None:
-        return Settings(harness, registry, path, display, container, None, {}, DEFAULT_LAYOUT)
-    document, layout = load(display, raw)
-    check_shape(document, container, display, registration.top_level_keys)
-    return Settings(harness, registry, path, display, container, raw, document, layout)
+        return Settings(harness, registry, target, container, None, {}, DEFAULT_LAYOUT)
+    document, layout = load(target.display, raw)
+    check_shape(document, container, target.display, registration.top_level_keys)
+    return Settings(harness, registry, target, container, raw, document, layout)
 
 
 def refused(error: JsonRefusal, verb: str) -> FindingsError:
     emit([error.diagnostic], "text")
     return FindingsError(f"{verb} refused; {error.diagnostic.path} is left untouched")
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` through a temporary file beside it; keep its mode."""
-    try:
-        mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        temporary = Path(name)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-                stream.flush()
-                os.fsync(stream.fileno())
-            temporary.chmod(mode)
-            temporary.replace(path)
-        finally:
-            with contextlib.suppress(OSError):
-                temporary.unlink()
-    except OSError as error:
-        raise WriteError(f"cannot write {path}: {error.strerror}; it is unchanged") from None
-
-
-def remove_file(path: Path) -> None:
-    try:
-        path.unlink()
-    except OSError as error:
-        raise WriteError(f"cannot remove {path}: {error.strerror}") from None
 
 
 def diff(display: str, old: bytes | None, new: bytes | None) -> str:
@@ -196,45 +182,3 @@ def diff(display: str, old: bytes | None, new: bytes | None) -> str:
     return "".join(
         line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
     )
-
-
-def put_in_place(
-    root: str,
-    files: dict[str, bytes],
-    *,
-    path: Path,
-    display: str,
-    old: bytes | None,
-    new: bytes,
-    dry_run: bool,
-) -> bool:
-    """Lay out the install root unless it is current, then write the harness's file unless
-    it holds `new` already; a dry run prints the diff instead and changes nothing.
-
-    Returns whether the file changes. The root goes first: a registration must
-    never point at an install root that is not there yet.
-    """
-    from hookmsg.installing import root as install_root
-
-    current = install_root.is_current(Path(root), files)
-    changed = new != old
-    if dry_run:
-        note(
-            f"install root {root}: "
-            + ("already current" if current else f"would write {len(files)} files")
-        )
-        if changed:
-            sys.stdout.write(diff(display, old, new))
-        else:
-            note(f"{display}: already current")
-        note("dry run: nothing was changed")
-        return changed
-    if not current:
-        try:
-            install_root.lay_out(Path(root), files)
-        except JsonRefusal as error:
-            raise refused(error, "install") from None
-    if changed:
-        write_atomic(path, new)
-    note(f"install root {root}: " + ("already current" if current else f"{len(files)} files"))
-    return changed

@@ -1,4 +1,4 @@
-"""Install rules: I003-I009, what `install`, `verify` and `uninstall` find and refuse.
+"""Install rules: I003-I013, what `install`, `verify` and `uninstall` find and refuse.
 
 The installer (`installing/`, `commands/verify.py`) finds each problem as it reads a
 settings file or an install root and reports it through these, one constructor per code.
@@ -16,3 +16,7 @@ not_an_install_root = finding_for("I006")
 absent = finding_for("I007")
 stale = finding_for("I008")
 install_root_broken = finding_for("I009")
+stale_content = finding_for("I010")
+foreign_content = finding_for("I011")
+leaves_the_base = finding_for("I012")
+not_a_regular_file = finding_for("I013")
