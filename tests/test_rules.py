@@ -679,9 +679,8 @@ def test_c004_name_defined_twice(project: Path, cli: Cli) -> None:
     text = skills(project).read_text(encoding="utf-8")
     existing = re.search(r'^name = "([a-z0-9-]+)"$', text, re.MULTILINE)
     assert existing is not None
-    text = append(
-        skills(project), "[[skills]]\n" + NEW_SKILL.replace("brand-new-skill", existing[1])
-    )
+    # Every entry of this catalogue is a file; a second override of one names it twice.
+    text = append(skills(project), f'[[skills]]\nname = "{existing[1]}"\ngroup = "session"\n')
     found = run_findings(cli, "validate")
     line = line_of(text, "[[skills]]", text.count("[[skills]]"))
     assert located(found) == [("catalog/skills.toml", line, 1, "C004")]
@@ -1133,3 +1132,18 @@ def test_x003_module_file_must_be_javascript(project: Path, cli: Cli) -> None:
     found = run_findings(cli, "validate")
     line = last_line(text, 'file = "hookmsg.json"')
     assert located(found) == [("catalog/harnesses.toml", line, 1, "X003")]
+
+
+def test_s018_install_refuses_to_overwrite_a_skill_it_did_not_write(
+    project: Path, cli: Cli, tmp_path: Path
+) -> None:
+    target = tmp_path / "target"
+    own = target / ".claude" / "skills" / "add-guard" / "SKILL.md"
+    own.parent.mkdir(parents=True)
+    own.write_text("---\nname: add-guard\ndescription: Mine.\n---\n\nMine.\n", encoding="utf-8")
+    argv = ["install", "--harness", "claude-code-engine", "--project", str(target)]
+    result = cli(*argv, "--root", str(tmp_path / "root"), "--python", "/usr/bin/python3")
+    assert result.code == 1
+    assert f"{own}:1:1: S018 " in result.out + result.err
+    assert own.read_text(encoding="utf-8").endswith("Mine.\n")
+    assert not (target / ".claude" / "commands").exists()

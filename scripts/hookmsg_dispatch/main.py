@@ -113,6 +113,11 @@ class Dispatch:
         self._call: Call | None = None
 
     def message_text(self, name: str) -> str:
+        # A contract may deliver another file for a message (its harness's skill index
+        # form), or none at all ("": that harness loads no skills).
+        name = self.contract.get("message_files", {}).get(name, name)
+        if not name:
+            return ""
         path = os.path.join(self.root, "messages", f"{name}.md")
         return _read(path, MAX_MESSAGE).decode("utf-8").strip()
 

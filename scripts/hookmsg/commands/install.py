@@ -14,6 +14,7 @@ from hookmsg.installing import root as install_root
 from hookmsg.installing.jsonfile import JsonRefusal
 from hookmsg.installing.merge import merge
 from hookmsg.installing.module import install_module, module_path, refuse_user
+from hookmsg.installing.skills import install_skills
 from hookmsg.installing.target import (
     checked_workspace,
     default_root,
@@ -88,6 +89,7 @@ def install(
         new=new,
         dry_run=dry_run,
     )
+    install_skills(harness, Path(target), files, dry_run=dry_run)
     if dry_run:
         return EXIT_OK
     note(f"{settings.display}: " + ("updated" if changed else "already current"))

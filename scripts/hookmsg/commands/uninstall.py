@@ -3,11 +3,14 @@ file; everything else stays as it was. The install root is left in place."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hookmsg.config import Project
 from hookmsg.errors import EXIT_OK
 from hookmsg.installing.jsonfile import JsonRefusal
 from hookmsg.installing.merge import only_ours_left, remove
 from hookmsg.installing.module import module_path, refuse_user, uninstall_module
+from hookmsg.installing.skills import uninstall_skills
 from hookmsg.installing.target import (
     checked_workspace,
     find_harness,
@@ -31,6 +34,7 @@ def uninstall(
     if is_module(harness):  # xcsh: a whole module file, not entries in a settings file
         return uninstall_module(module_path(harness, target, user=user))
     refuse_user(user, harness)
+    uninstall_skills(harness, Path(target))
     try:
         settings = read_settings(harness, registry, target)
     except JsonRefusal as error:
