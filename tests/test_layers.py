@@ -115,7 +115,14 @@ LAYERS: dict[str, tuple[str, ...]] = {
     ),
     "check and render": ("rules/*", "render/*"),
     "pipeline": ("loading", "workspace"),
-    "outputs": ("outputs", "check_cache", "archive", "install_root", "installing/*"),
+    "outputs": (
+        "outputs",
+        "check_cache",
+        "archive",
+        "install_root",
+        "installing/*",
+        "local_dispatch",
+    ),
     "faces": ("commands/*", "cli"),
 }
 ORDER = list(LAYERS)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from hookmsg.installing.target import default_root
 from tests.support.diagnostics import Result
 from tests.support.dispatch import build_install_root, clean_env, dispatch
 from tests.support.repository import REPO
@@ -380,9 +381,13 @@ def test_readme_shows_one_advisory_as_delivered_in_both_modes(
     preview: Callable[[str], str],
 ) -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
+    # preview renders the advise-mode text, outcome line first, as the dispatcher does.
     shown = preview("pretooluse-askuserquestion-recommended").replace(
-        "Full procedure: messages/", "Full procedure: /home/me/.hookmsg/messages/"
+        "Full procedure: " + default_root() + "/", "Full procedure: /home/me/.hookmsg/"
     )
+    head = "This call went ahead.\n\n"
+    assert shown.startswith(head)
+    shown = shown[len(head) :]
     for outcome in OUTCOMES:
         assert f"```text\n{outcome}\n\n{shown}\n```" in readme, outcome
 

@@ -76,7 +76,7 @@ def _cmd_preview(args: argparse.Namespace) -> int:
     from hookmsg.commands.preview import preview
     from hookmsg.config import load_project
 
-    return preview(load_project(), args.name, args.set or [])
+    return preview(load_project(), args.name, args.set or [], harness=args.harness, root=args.root)
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
@@ -200,15 +200,20 @@ def build_parser() -> argparse.ArgumentParser:
         "preview",
         parents=[common],
         help="print exactly what the assistant receives for a message",
-        description="Print what the assistant receives: a context message's delivered text, "
-        "or a guard's Advisory filled in (with --set values, else the registry's samples) "
-        "followed by its `Full procedure:` line. The size goes to standard error.",
+        description="Print what the assistant receives, rendered by the dispatcher: a context "
+        "message's delivered text, or a guard's Advisory filled in (with --set values, else the "
+        "registry's samples, cleaned as the dispatcher cleans them) under its went-ahead line and "
+        "followed by its `Full procedure:` line inside --root. With --harness, that harness's "
+        "envelope and index form. The size, against the cap or the index budget, goes to "
+        "standard error.",
         epilog=EXIT_CODES_HELP,
     )
     preview.add_argument("name", metavar="NAME", help="message name, e.g. pretooluse-eval-guard")
     preview.add_argument(
         "--set", action="append", metavar="KEY=VALUE", help="placeholder value (repeatable)"
     )
+    preview.add_argument("--harness", metavar="ID", help="show what this harness receives")
+    preview.add_argument("--root", metavar="DIR", help="install root (default: the default one)")
     preview.set_defaults(handler=_cmd_preview)
 
     explain = commands.add_parser(
