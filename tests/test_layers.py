@@ -89,6 +89,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "sourcefiles",
         "spans",
         "tomlpos",
+        "transcript",
         "vocabulary",
         "xcsh",
     ),

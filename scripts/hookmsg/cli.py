@@ -79,6 +79,19 @@ def _cmd_preview(args: argparse.Namespace) -> int:
     return preview(load_project(), args.name, args.set or [], harness=args.harness, root=args.root)
 
 
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from hookmsg.commands.replay import replay
+    from hookmsg.config import load_project
+
+    return replay(
+        load_project(),
+        args.transcript,
+        harness_id=args.harness,
+        target=args.project,
+        fmt=args.format,
+    )
+
+
 def _cmd_explain(args: argparse.Namespace) -> int:
     from hookmsg.commands.explain import explain
 
@@ -215,6 +228,21 @@ def build_parser() -> argparse.ArgumentParser:
     preview.add_argument("--harness", metavar="ID", help="show what this harness receives")
     preview.add_argument("--root", metavar="DIR", help="install root (default: the default one)")
     preview.set_defaults(handler=_cmd_preview)
+
+    replay = commands.add_parser(
+        "replay",
+        parents=[common],
+        help="replay a recorded session through the dispatcher and price each message",
+        description="Read a Claude Code transcript (.jsonl) or a Codex rollout file, run each "
+        "hook call it implies through the dispatcher as the harness's registration would, and "
+        "print per call which messages fire and what each costs in characters, with totals.",
+        epilog=EXIT_CODES_HELP,
+    )
+    replay.add_argument("transcript", metavar="TRANSCRIPT", help="the .jsonl file")
+    replay.add_argument("--harness", metavar="ID", help="default: the transcript's client")
+    replay.add_argument("--project", metavar="DIR", help="the project the guards read")
+    replay.add_argument("--format", choices=("text", "json"), default="text")
+    replay.set_defaults(handler=_cmd_replay)
 
     explain = commands.add_parser(
         "explain",

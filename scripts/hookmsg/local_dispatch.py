@@ -90,6 +90,16 @@ class LocalRoot:
         out = self._shown(out)
         return Answer(out, carried_text(out), [self._shown_text(p) for p in problems])
 
+    def text_of(self, name: str, contract: str) -> str:
+        """The text `contract` delivers for context message `name` ("" for none)."""
+        table = json.loads((self.folder / "data" / "dispatch-table.json").read_bytes())
+        files = table["contracts"].get(contract, {}).get("message_files", {})
+        name = files.get(name, name)
+        if not name:
+            return ""
+        path = self.folder / "messages" / f"{name}.md"
+        return path.read_text(encoding="utf-8").strip() if path.is_file() else ""
+
     def _shown_text(self, text: str) -> str:
         return text.replace(str(self.folder), self.shown)
 
