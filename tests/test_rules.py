@@ -981,7 +981,7 @@ SKILL_FILE = "skills/case/SKILL.md"
 
 def skill_findings(project: Path, cli: Cli, content: str | bytes) -> list[Position]:
     """Source `skills/` into the Build group, write `skills/case/SKILL.md`, validate."""
-    append(skills(project), '[[sources]]\nkind = "skills"\npath = "skills"\ngroup = "build"\n')
+    append(skills(project), '[[sources]]\nkind = "skills"\npath = "skills"\ngroup = "hooks"\n')
     write(project / SKILL_FILE, content)
     found = run_findings(cli, "validate")
     assert {f.path for f in found} <= {SKILL_FILE}, found
@@ -1044,7 +1044,7 @@ def test_s011_unknown_key(project: Path, cli: Cli) -> None:
 
 @pytest.mark.slow
 def test_s012_duplicate_name(project: Path, cli: Cli) -> None:
-    append(skills(project), '[[sources]]\nkind = "commands"\npath = "commands"\ngroup = "build"\n')
+    append(skills(project), '[[sources]]\nkind = "commands"\npath = "commands"\ngroup = "hooks"\n')
     write(project / "commands/case.md", "---\ndescription: The command.\n---\nRun.\n")
     # The skills source comes second, so its `case` is the duplicate.
     content = "---\nname: case\ndescription: y\n---\n"
@@ -1076,7 +1076,7 @@ def test_s016_source_folder_missing(project: Path, cli: Cli) -> None:
 
 
 def test_s017_skills_entry_without_description(project: Path, cli: Cli) -> None:
-    text = append(skills(project), '[[skills]]\nname = "brand-new-skill"\ngroup = "build"\n')
+    text = append(skills(project), '[[skills]]\nname = "brand-new-skill"\ngroup = "hooks"\n')
     found = run_findings(cli, "validate")
     line = line_of(text, 'name = "brand-new-skill"') - 1
     assert located(found) == [("catalog/skills.toml", line, 1, "S017")]
