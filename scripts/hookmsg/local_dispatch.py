@@ -61,6 +61,7 @@ class LocalRoot:
         self.shown = shown
         self.state = folder / ".state"
         self.state.mkdir(mode=0o700)
+        self._table: dict[str, Any] | None = None
 
     def call(
         self,
@@ -92,8 +93,9 @@ class LocalRoot:
 
     def text_of(self, name: str, contract: str) -> str:
         """The text `contract` delivers for context message `name` ("" for none)."""
-        table = json.loads((self.folder / "data" / "dispatch-table.json").read_bytes())
-        files = table["contracts"].get(contract, {}).get("message_files", {})
+        if self._table is None:
+            self._table = json.loads((self.folder / "data" / "dispatch-table.json").read_bytes())
+        files = self._table["contracts"].get(contract, {}).get("message_files", {})
         name = files.get(name, name)
         if not name:
             return ""
