@@ -97,7 +97,7 @@ def _skills(root: Path) -> None:
 
 
 def _configuration(root: Path) -> None:
-    _edit(root / "pyproject.toml", "skill-index-budget = 1600", "skill-index-budget = 1000")
+    _edit(root / "pyproject.toml", "skill-index-budget = 1600", "skill-index-budget = 500")
 
 
 def _hand_edit(root: Path) -> None:

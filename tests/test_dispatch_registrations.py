@@ -210,7 +210,7 @@ def test_every_registration_answers_every_payload(
                     handler.event
                 )
             for name in expected:
-                assert delivered(root, name) in text, f"{where}: {name} is missing"
+                assert delivered(root, name, contract) in text, f"{where}: {name} is missing"
     assert ran, f"no payload fixture matched any {harness} handler"
 
 

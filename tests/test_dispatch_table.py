@@ -51,6 +51,7 @@ def test_the_table_describes_every_message_and_contract(project: Path) -> None:
     assert messages["skill-index"]["kind"] == "context"
     assert set(data["contracts"]) == {
         "claude-code",
+        "claude-code-plugin",
         "codex",
         "qwen-code",
         "codebuddy",
@@ -116,6 +117,9 @@ def test_harnesses_sharing_a_contract_must_agree(project: Path, cli: Cli) -> Non
     text = path.read_text(encoding="utf-8")
     first = text.index('id = "claude-code-plugin"')
     head, tail = text[:first], text[first:]
+    # The plugin has a contract of its own (it receives its own skill index form): share
+    # the engine's again, then disagree with it.
+    tail = tail.replace('contract = "claude-code-plugin"\n', "", 1)
     tail = tail.replace("deny = true", "deny = false", 1)
     path.write_text(head + tail, encoding="utf-8")
     result = cli("validate")

@@ -35,7 +35,9 @@ def test_preview_guard_uses_sample_values_then_the_procedure_line(project: Path,
     result = cli("preview", "pretooluse-eval-guard")
     assert result.code == 0
     assert "pickle.loads" in result.out and "src/cache/store.py" in result.out
-    assert result.out.endswith("\n\nFull procedure: messages/pretooluse-eval-guard.md\n")
+    assert result.out.startswith("This call went ahead.\n\n")
+    assert result.out.endswith("/messages/pretooluse-eval-guard.md\n")
+    assert "\n\nFull procedure: /" in result.out
     assert "{{" not in result.out
     size = len(result.out) - 1
     assert f"{size:,} characters (cap 10,000)" in result.err

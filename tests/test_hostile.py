@@ -1338,7 +1338,7 @@ def test_placeholder_named_like_a_jinja_builtin(project: Path, cli: Cli, name: s
     if validate.code == 0:
         result = cli("preview", DEPENDENCY_GUARD)
         assert result.code == 0, result.err
-        assert result.out.startswith("Check SAMPLE now.\n"), result.out
+        assert result.out.startswith("This call went ahead.\n\nCheck SAMPLE now.\n"), result.out
     else:
         assert validate.code == 1
         assert parse_findings(validate.out)

@@ -89,6 +89,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "sourcefiles",
         "spans",
         "tomlpos",
+        "transcript",
         "vocabulary",
         "xcsh",
     ),
@@ -116,7 +117,15 @@ LAYERS: dict[str, tuple[str, ...]] = {
     ),
     "check and render": ("rules/*", "render/*"),
     "pipeline": ("loading", "workspace"),
-    "outputs": ("outputs", "staging", "check_cache", "archive", "install_root", "installing/*"),
+    "outputs": (
+        "outputs",
+        "staging",
+        "check_cache",
+        "archive",
+        "install_root",
+        "installing/*",
+        "local_dispatch",
+    ),
     "faces": ("commands/*", "cli"),
 }
 ORDER = list(LAYERS)

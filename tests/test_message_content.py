@@ -222,7 +222,7 @@ def test_the_compaction_messages_name_the_same_note_and_headings(name: str) -> N
 
 def test_precompact_asks_for_the_note_file_that_postcompact_reads() -> None:
     before, after = delivered("precompact"), delivered("postcompact")
-    assert f"bring `{NOTE}` up to date now" in before
+    assert f"can still write files, bring `{NOTE}` up to date now" in before
     assert f"Name `{NOTE}` in the summary" in before
     assert "Put the note in the compaction summary" not in before
     assert f"Read `{NOTE}`" in after
@@ -378,12 +378,68 @@ def test_the_documented_advisory_examples_are_what_the_dispatcher_emits(
         assert shown == [text], outcome
 
 
+def _default_root() -> str:
+    """Where `install` (and so `preview`) puts this repository's content now."""
+    from hookmsg.config import load_project
+    from hookmsg.installing.identity import content_root
+    from hookmsg.workspace import load_workspace
+
+    project = load_project(REPO)
+    return content_root(project, load_workspace(project))
+
+
 def test_the_docs_show_one_advisory_as_delivered_in_both_modes(
     preview: Callable[[str], str],
 ) -> None:
     doc = (REPO / "docs" / "message-format.md").read_text(encoding="utf-8")
+    # preview renders the advise-mode text, outcome line first, as the dispatcher does.
     shown = preview("pretooluse-askuserquestion-recommended").replace(
-        "Full procedure: messages/", "Full procedure: /home/me/.hookmsg/messages/"
+        "Full procedure: " + _default_root() + "/", "Full procedure: /home/me/.hookmsg/"
     )
+    head = "This call went ahead.\n\n"
+    assert shown.startswith(head)
+    shown = shown[len(head) :]
     for outcome in OUTCOMES:
         assert f"```text\n{outcome}\n\n{shown}\n```" in doc, outcome
+
+
+# How each harness is named in prose, by its id in the catalogue.
+HARNESS_NAMES = {
+    "Claude Code": ("claude-code-engine", "claude-code-plugin"),
+    "Codex": ("codex",),
+    "Qwen Code": ("qwen-code",),
+    "CodeBuddy": ("codebuddy",),
+    "Kiro": ("kiro",),
+    "Copilot": ("copilot",),
+    "Devin": ("devin-local",),
+    "Windsurf": ("devin-local",),
+    "Cursor": ("cursor",),
+    "xcsh": ("xcsh",),
+}
+
+
+def test_no_message_names_a_harness_that_never_delivers_it() -> None:
+    inventory = json.loads((REPO / "generated/hook-message-inventory.json").read_text("utf-8"))
+    for entry in inventory["messages"]:
+        if entry["kind"] != "context" or not entry["delivered_by"]:
+            continue
+        text = delivered(entry["name"])
+        for name, ids in HARNESS_NAMES.items():
+            if re.search(rf"\b{re.escape(name)}\b", text):
+                assert set(ids) & set(entry["delivered_by"]), (entry["name"], name)
+
+
+def test_stop_speaks_of_the_turn_as_ended_because_it_arrives_after_it() -> None:
+    text = delivered("stop")
+    title = text.split("\n", 1)[0]
+    assert title.startswith("Your turn has just ended")
+    assert "This arrives after your final message" in text
+    for before in ("Before ending a turn", "before it ends the turn", "before you end"):
+        assert before.lower() not in text.lower(), before
+    assert "once its turn has ended" in bindings("stop")
+
+
+def test_sessionstart_promises_only_installed_skills() -> None:
+    text = delivered("sessionstart")
+    assert "The skill index follows this message" not in text
+    assert "A skill index after this message lists only installed skills" in text

@@ -217,7 +217,8 @@ def dispatcher_line(surface: str, hook: Hook) -> tuple[str, ...]:
     else:
         assert hook.argv[:2] == ("${PYTHON_BIN}", "${HARNESS_ROOT}/" + SCRIPT), hook.argv
     rest = hook.argv[2:]
-    if surface in CLAUDE:
+    # The plugin has its own contract: it receives the prefixed skill index.
+    if surface == "claude-code-engine":
         assert "--contract" not in rest, hook.argv
         return _unfold(rest)
     assert rest[:2] == ("--contract", surface), hook.argv
@@ -418,7 +419,7 @@ def test_the_renderer_writes_only_parsable_delivered_token_safe_registrations(
 @pytest.mark.parametrize("surface", SURFACES)
 def test_contract_flag_on_every_harness_but_claude_code(surface: str) -> None:
     text = golden_text(surface)
-    if surface in CLAUDE:
+    if surface == "claude-code-engine":
         assert "--contract" not in text
     else:
         hooks = hooks_of(surface, golden(surface))
@@ -843,7 +844,7 @@ def test_wiring_has_a_generated_registrations_table(project: Path) -> None:
         row = cells[f"{surface}/{file}"]
         events = sorted({hook.event for hook in hooks_of(surface, golden(surface))})
         assert row[3] == ", ".join(events), surface
-        assert row[4] == ("—" if surface in CLAUDE else surface), surface
+        assert row[4] == ("—" if surface == "claude-code-engine" else surface), surface
         project_file = PROJECT_FILES.get(surface)
         assert row[2] == (
             f"`{project_file}`" if project_file else "— (not installed into a project)"

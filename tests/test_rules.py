@@ -702,9 +702,8 @@ def test_c004_name_defined_twice(project: Path, cli: Cli) -> None:
     text = skills(project).read_text(encoding="utf-8")
     existing = re.search(r'^name = "([a-z0-9-]+)"$', text, re.MULTILINE)
     assert existing is not None
-    text = append(
-        skills(project), "[[skills]]\n" + NEW_SKILL.replace("brand-new-skill", existing[1])
-    )
+    # Every entry of this catalogue is a file; a second override of one names it twice.
+    text = append(skills(project), f'[[skills]]\nname = "{existing[1]}"\ngroup = "session"\n')
     found = run_findings(cli, "validate")
     line = line_of(text, "[[skills]]", text.count("[[skills]]"))
     assert located(found) == [("catalog/skills.toml", line, 1, "C004")]
@@ -1090,7 +1089,7 @@ SKILL_FILE = "skills/case/SKILL.md"
 
 def skill_findings(project: Path, cli: Cli, content: str | bytes) -> list[Position]:
     """Source `skills/` into the Build group, write `skills/case/SKILL.md`, validate."""
-    append(skills(project), '[[sources]]\nkind = "skills"\npath = "skills"\ngroup = "build"\n')
+    append(skills(project), '[[sources]]\nkind = "skills"\npath = "skills"\ngroup = "hooks"\n')
     write(project / SKILL_FILE, content)
     found = run_findings(cli, "validate")
     assert {f.path for f in found} <= {SKILL_FILE}, found
@@ -1153,7 +1152,7 @@ def test_s011_unknown_key(project: Path, cli: Cli) -> None:
 
 @pytest.mark.slow
 def test_s012_duplicate_name(project: Path, cli: Cli) -> None:
-    append(skills(project), '[[sources]]\nkind = "commands"\npath = "commands"\ngroup = "build"\n')
+    append(skills(project), '[[sources]]\nkind = "commands"\npath = "commands"\ngroup = "hooks"\n')
     write(project / "commands/case.md", "---\ndescription: The command.\n---\nRun.\n")
     # The skills source comes second, so its `case` is the duplicate.
     content = "---\nname: case\ndescription: y\n---\n"
@@ -1185,7 +1184,7 @@ def test_s016_source_folder_missing(project: Path, cli: Cli) -> None:
 
 
 def test_s017_skills_entry_without_description(project: Path, cli: Cli) -> None:
-    text = append(skills(project), '[[skills]]\nname = "brand-new-skill"\ngroup = "build"\n')
+    text = append(skills(project), '[[skills]]\nname = "brand-new-skill"\ngroup = "hooks"\n')
     found = run_findings(cli, "validate")
     line = line_of(text, 'name = "brand-new-skill"') - 1
     assert located(found) == [("catalog/skills.toml", line, 1, "S017")]
@@ -1241,3 +1240,18 @@ def test_x003_module_file_must_be_javascript(project: Path, cli: Cli) -> None:
     found = run_findings(cli, "validate")
     line = last_line(text, 'file = "hookmsg.json"')
     assert located(found) == [("catalog/harnesses.toml", line, 1, "X003")]
+
+
+def test_s018_install_refuses_to_overwrite_a_skill_it_did_not_write(
+    project: Path, cli: Cli, tmp_path: Path
+) -> None:
+    target = tmp_path / "target"
+    own = target / ".claude" / "skills" / "add-guard" / "SKILL.md"
+    own.parent.mkdir(parents=True)
+    own.write_text("---\nname: add-guard\ndescription: Mine.\n---\n\nMine.\n", encoding="utf-8")
+    argv = ["install", "--harness", "claude-code-engine", "--project", str(target)]
+    result = cli(*argv, "--root", str(tmp_path / "root"), "--python", "/usr/bin/python3")
+    assert result.code == 1
+    assert f"{own}:1:1: S018 " in result.out + result.err
+    assert own.read_text(encoding="utf-8").endswith("Mine.\n")
+    assert not (target / ".claude" / "commands").exists()

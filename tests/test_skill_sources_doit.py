@@ -24,7 +24,7 @@ SKILL = "---\nname: {name}\ndescription: Use it when the task is {name}.\n---\nB
 def built(tmp_path: Path) -> Path:
     root = copy_repository(tmp_path / "repo", WITH_DODO)
     with (root / "catalog/skills.toml").open("a", encoding="utf-8") as handle:
-        handle.write('\n[[sources]]\nkind = "skills"\npath = "skills"\ngroup = "build"\n')
+        handle.write('\n[[sources]]\nkind = "skills"\npath = "skills"\ngroup = "hooks"\n')
     write(root / "skills/tidy-imports/SKILL.md", SKILL.format(name="tidy-imports"))
     first = doit(root)
     assert first.code == 0, first.output

@@ -210,6 +210,16 @@ class Contract(_Strict):
     cap_unit: Literal["bytes", "utf16", "chars"] = "bytes"
 
 
+class SkillPlaces(_Strict):
+    """Where a harness loads skills (`<skills>/<name>/SKILL.md`) and commands
+    (`<commands>/<name>.md`), as folders inside the project (the plugin: inside the plugin
+    root, which is the install root). A folder left out: the harness loads none of that kind."""
+
+    skills: ProjectFile | None = None
+    commands: ProjectFile | None = None
+    evidence: OneLine  # the documentation page or client run that shows it loads them
+
+
 class Harness(_Strict):
     id: Kebab
     name: OneLine
@@ -226,6 +236,19 @@ class Harness(_Strict):
     facts: list[Fact] = Field(default_factory=list)
     registration: Registration | None = None
     contract: Contract | None = None
+    # Where it loads skills and commands; None: it loads neither, and receives no index.
+    skills: SkillPlaces | None = None
+
+    @property
+    def index_form(self) -> str | None:
+        """The skill index form this harness receives (loaded.INDEX_FILES), or None."""
+        places = self.skills
+        if places is None or (places.skills is None and places.commands is None):
+            return None
+        registration = self.registration
+        if registration is not None and registration.format == "claude-plugin":
+            return "plugin"
+        return "engine" if places.commands is not None else "skills"
 
     @property
     def contract_id(self) -> str:

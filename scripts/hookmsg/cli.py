@@ -143,7 +143,20 @@ def _cmd_preview(args: argparse.Namespace) -> int:
     from hookmsg.commands.preview import preview
     from hookmsg.config import load_project
 
-    return preview(load_project(), args.name, args.set or [])
+    return preview(load_project(), args.name, args.set or [], harness=args.harness, root=args.root)
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from hookmsg.commands.replay import replay
+    from hookmsg.config import load_project
+
+    return replay(
+        load_project(),
+        args.transcript,
+        harness_id=args.harness,
+        target=args.project,
+        fmt=args.format,
+    )
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
@@ -253,6 +266,15 @@ def _preview_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--set", action="append", metavar="KEY=VALUE", help="placeholder value (repeatable)"
     )
+    parser.add_argument("--harness", metavar="ID", help="show what this harness receives")
+    parser.add_argument("--root", metavar="DIR", help="install root (default: the default one)")
+
+
+def _replay_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("transcript", metavar="TRANSCRIPT", help="the .jsonl file")
+    parser.add_argument("--harness", metavar="ID", help="default: the transcript's client")
+    parser.add_argument("--project", metavar="DIR", help="the project the guards read")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
 
 
 def _explain_arguments(parser: argparse.ArgumentParser) -> None:
@@ -384,11 +406,23 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand(
         "preview",
         "print exactly what the assistant receives for a message",
-        "Print what the assistant receives: a context message's delivered text, or a guard's "
-        "Advisory filled in (with --set values, else the registry's samples) followed by its "
-        "`Full procedure:` line. The size goes to standard error.",
+        "Print what the assistant receives, rendered by the dispatcher: a context message's "
+        "delivered text, or a guard's Advisory filled in (with --set values, else the "
+        "registry's samples, cleaned as the dispatcher cleans them) under its went-ahead line "
+        "and followed by its `Full procedure:` line inside --root. With --harness, that "
+        "harness's envelope and index form. The size, against the cap or the index budget, "
+        "goes to standard error.",
         _cmd_preview,
         _preview_arguments,
+    ),
+    Subcommand(
+        "replay",
+        "replay a recorded session through the dispatcher and price each message",
+        "Read a Claude Code transcript (.jsonl) or a Codex rollout file, run each hook call it "
+        "implies through the dispatcher as the harness's registration would, and print per "
+        "call which messages fire and what each costs in characters, with totals.",
+        _cmd_replay,
+        _replay_arguments,
     ),
     Subcommand(
         "explain",

@@ -106,6 +106,7 @@ Code = Literal[
     "S015",
     "S016",
     "S017",
+    "S018",
     "X001",
     "X002",
     "X003",
@@ -713,6 +714,14 @@ _CODES: tuple[CodeInfo, ...] = (
         "Give an entry that no file defines a description and `manual`; edit a sourced "
         "entry's description in its front matter.",
         '`[[skills]] name = "x"` with only a group, and no file defines `x`',
+    ),
+    CodeInfo(
+        "S018",
+        "`install` would overwrite a skill or command file in the project that hookmsg did "
+        "not write (or that was edited since).",
+        "Rename or move the project's own file, or remove it if the shipped one replaces it; "
+        "then run `hookmsg install` again.",
+        "a hand-written `.claude/skills/add-guard/SKILL.md`",
     ),
     # The xcsh extension module (its harness entry in catalog/harnesses.toml).
     CodeInfo(

@@ -7,6 +7,9 @@
     hooks/hookmsg_dispatch/*.py    the standard-library dispatcher package
     data/dispatch-table.json       the dispatch table (== generated/dispatch-table.json)
     messages/<name>.md             each message's delivered text, skill index included
+                                   (and its other forms: installing/skills.py)
+    skills/<name>/SKILL.md         each skill, as a Claude Code plugin's root holds it
+    commands/<name>.md             each command, likewise
     generated/...                  every generated output, as committed
 
 (`package` adds `manifest.json`, the sha256 and size of every file.)
@@ -56,4 +59,7 @@ def install_root_files(workspace: Workspace) -> dict[str, bytes]:
             found[f"data/{TABLE}"] = output.content
     for name, message in sorted(workspace.all_messages().items()):
         found[f"messages/{name}.md"] = (message.delivered + "\n").encode("utf-8")
+    from hookmsg.installing.skills import root_files
+
+    found.update(root_files(workspace.loaded()))
     return dict(sorted(found.items()))

@@ -23,9 +23,19 @@ SKILL_INDEX = "skill-index"
 SKILL_INDEX_FILE = "skill-index.md"
 
 
+# The forms of the index an install can deliver, by the message file that holds each:
+# "plugin" (slash commands as /<namespace>:<name>, the Claude Code plugin), "engine" (the
+# same without the prefix), "skills" (skills only, for a harness that loads no commands).
+INDEX_FILES = {
+    "plugin": SKILL_INDEX,
+    "engine": "skill-index-engine",
+    "skills": "skill-index-skills",
+}
+
+
 @dataclass(frozen=True)
 class SkillIndex:
-    """The plugin-form file text, and the delivered sizes of both install forms."""
+    """The plugin-form file text, the other forms' texts, and each form's delivered size."""
 
     text: str
     engine_text: str
@@ -33,13 +43,30 @@ class SkillIndex:
     engine_size: int
     group_lines: tuple[tuple[str, str], ...]
     prefix: str
+    skills_text: str = ""
+    skills_size: int = 0
+    skills_groups: tuple[tuple[str, str], ...] = ()
 
-    def largest_groups(self, count: int, *, engine: bool = False) -> list[tuple[str, int]]:
-        """The largest group lines, in characters, of the plugin (or engine) form."""
-        sizes = [
-            (title, len(line.replace(self.prefix, "/") if engine else line))
-            for title, line in self.group_lines
-        ]
+    def form_text(self, form: str) -> str:
+        """The file text of one form (see INDEX_FILES)."""
+        return {"plugin": self.text, "engine": self.engine_text, "skills": self.skills_text}[form]
+
+    def sizes(self) -> dict[str, int]:
+        """Each form's delivered characters, as the harness receiving it counts them."""
+        return {"plugin": self.plugin_size, "engine": self.engine_size, "skills": self.skills_size}
+
+    def largest_groups(
+        self, count: int, *, engine: bool = False, form: str | None = None
+    ) -> list[tuple[str, int]]:
+        """The largest group lines, in characters, of the plugin (or engine, or skills) form."""
+        if form == "skills":
+            sizes = [(title, len(line)) for title, line in self.skills_groups]
+        else:
+            engine = engine or form == "engine"
+            sizes = [
+                (title, len(line.replace(self.prefix, "/") if engine else line))
+                for title, line in self.group_lines
+            ]
         return sorted(sizes, key=lambda item: (-item[1], item[0]))[:count]
 
 

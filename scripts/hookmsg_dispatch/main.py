@@ -133,13 +133,17 @@ class Dispatch:
 
     def message_file(self, name: str) -> str:
         """The one place a message's name becomes its file (relative to the install root):
-        `messages/<name>.md`, or the file the contract's `message_files` names for it."""
+        `messages/<name>.md`, or the file the contract's `message_files` names for it (its
+        harness's skill index form); "" where the contract delivers none."""
         files = self.contract.get("message_files")
         stem = files.get(name, name) if isinstance(files, dict) else name
-        return f"messages/{stem}.md"
+        return f"messages/{stem}.md" if stem else ""
 
     def message_text(self, name: str) -> str:
-        path = os.path.join(self.root, *self.message_file(name).split("/"))
+        relative = self.message_file(name)
+        if not relative:  # the contract delivers no file for it ("": no skills there)
+            return ""
+        path = os.path.join(self.root, *relative.split("/"))
         return _read(path, MAX_MESSAGE).decode("utf-8").strip()
 
     def full_procedure(self, name: str) -> str:

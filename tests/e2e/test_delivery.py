@@ -48,6 +48,13 @@ class Installed:
         """A message's delivered text, as the install root holds it."""
         return (self.root / "messages" / f"{message}.md").read_text(encoding="utf-8").strip()
 
+    def index_file(self, harness: str) -> str:
+        """The skill index form `harness` receives (its contract's message file)."""
+        table = json.loads((self.root / "data" / "dispatch-table.json").read_text("utf-8"))
+        contract = "claude-code" if harness == "claude-code-engine" else harness
+        files = table["contracts"][contract].get("message_files", {})
+        return str(files.get("skill-index", "skill-index"))
+
     def procedure(self, message: str) -> str:
         """The line that closes a guard's advisory."""
         return f"Full procedure: {self.root}/messages/{message}.md"
@@ -150,7 +157,7 @@ def test_advise_mode_delivers_session_start_and_the_dependency_advisory_and_bloc
     assert manifest.read_text(encoding="utf-8") == MANIFEST, described
     assert_no_loop(runner, main, 2, described)
     first, second = main[:2]
-    for message in ("sessionstart", "skill-index"):
+    for message in ("sessionstart", installed.index_file(runner.harness)):
         assert installed.delivered(message) in context(runner, first), message
     procedure = installed.procedure(GUARD)
     if runner.pretool_context:

@@ -156,7 +156,13 @@ def remove_guards(root: Path) -> None:
     (package / "guards.py").unlink(missing_ok=True)
 
 
-def delivered(root: Path, name: str) -> str:
+def delivered(root: Path, name: str, contract: str = "claude-code") -> str:
+    """What `contract` delivers for `name`: its file, or the one the contract's
+    `message_files` names instead (a harness's skill index form; "" for none)."""
+    data = json.loads((root / "data" / "dispatch-table.json").read_text(encoding="utf-8"))
+    name = data["contracts"][contract].get("message_files", {}).get(name, name)
+    if not name:
+        return ""
     return (root / "messages" / f"{name}.md").read_text(encoding="utf-8").strip()
 
 

@@ -18,6 +18,7 @@ from hookmsg.installing.identity import default_root, source_name
 from hookmsg.installing.jsonfile import JsonRefusal
 from hookmsg.installing.module import ModulePlan, module_path, plan_module, refuse_user
 from hookmsg.installing.plan import SettingsPlan, plan_settings
+from hookmsg.installing.skills import install_skills
 from hookmsg.installing.target import (
     checked_workspace,
     find_harness,
@@ -89,6 +90,7 @@ def install(
     changes = [plan.change]
     if dry_run:
         steps.show(where, files, changes)
+        install_skills(harness, Path(folder), files, dry_run=True)
         return EXIT_OK
     try:
         # The steps, in order; each runs only once the ones before it succeeded.
@@ -98,6 +100,8 @@ def install(
         steps.keep_record(where, record, plan.previous)
     except JsonRefusal as error:
         raise refused(error, "install") from None
+    # The skill and command files the harness loads, beside the registration.
+    install_skills(harness, Path(folder), files, dry_run=False)
     display = plan.change.target.display
     note(f"{display}: " + ("updated" if plan.change.changed else "already current"))
     registration = harness.registration

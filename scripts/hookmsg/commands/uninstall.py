@@ -15,6 +15,7 @@ from hookmsg.installing.jsonfile import JsonRefusal
 from hookmsg.installing.merge import only_ours_left
 from hookmsg.installing.module import module_path, refuse_user, uninstall_module
 from hookmsg.installing.plan import installed_root, unmerged
+from hookmsg.installing.skills import uninstall_skills
 from hookmsg.installing.target import (
     checked_workspace,
     find_harness,
@@ -36,6 +37,7 @@ def uninstall(
     if is_module(harness):  # xcsh: a whole module file, not entries in a settings file
         return uninstall_module(harness, module_path(harness, folder, user=user), user=user)
     refuse_user(user, harness)
+    uninstall_skills(harness, Path(folder))
     try:
         settings = read_settings(harness, registry, folder)
     except JsonRefusal as error:

@@ -15,6 +15,10 @@ from pathlib import Path
 
 from hookmsg.config import Project
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hookmsg.workspace import Workspace
+
 ROOTS = "roots"
 _SLUG = re.compile(r"[^a-z0-9]+")
 
@@ -49,3 +53,13 @@ def roots_home(environ: dict[str, str] | None = None) -> Path:
 def default_root(source: str, content: str, environ: dict[str, str] | None = None) -> str:
     """The root of this content: `<data home>/roots/<source>-<first 16 of content>`."""
     return str(roots_home(environ) / f"{source}-{content[:16]}")
+
+
+def content_root(project: Project, workspace: Workspace) -> str:
+    """The default install root of what this workspace builds now: where `install` puts it,
+    so a preview or a replay names the paths an installed hook would name."""
+    from hookmsg.install_root import install_root_files
+    from hookmsg.installing import root as install_root
+
+    files = install_root.with_manifest(install_root_files(workspace), source_name(project))
+    return default_root(source_name(project), install_root.content_version(files))

@@ -16,7 +16,7 @@ from typing import Any
 from hookmsg.catalogue import Harness
 from hookmsg.delivery import once_per_context
 from hookmsg.jsonout import dump_json
-from hookmsg.loaded import LoadedProject
+from hookmsg.loaded import INDEX_FILES, SKILL_INDEX, LoadedProject
 from hookmsg.template import scan_template
 from hookmsg.vocabulary import EVENTS
 
@@ -36,7 +36,12 @@ def contract_data(harness: Harness) -> dict[str, Any]:
         raise ValueError(f"harness '{harness.id}' has a registration but no [harnesses.contract]")
     tools = {spelled: tool for tool, spelled in harness.tools.items()}
     tools.update(contract.tools)
+    # The skill index form this harness loads ("" for none: it loads no skills or commands).
+    form = harness.index_form
+    index_file = INDEX_FILES[form] if form is not None else ""
+    files = {SKILL_INDEX: index_file} if index_file != SKILL_INDEX else {}
     return {
+        **({"message_files": files} if files else {}),
         "context_events": list(contract.context_events),
         "deny": contract.deny,
         "envelope": contract.envelope,

@@ -29,10 +29,10 @@ def group_line(title: str, hint: str | None, members: Sequence[Entry], prefix: s
     return f"{head}: " + "; ".join(parts)
 
 
-def render_skill_index(
-    skills: SkillCatalogue, entries: Sequence[Entry], project: Project
-) -> SkillIndex:
-    prefix = f"/{skills.namespace}:"
+def _render(
+    skills: SkillCatalogue, entries: Sequence[Entry], project: Project, prefix: str
+) -> tuple[str, list[tuple[str, str]]]:
+    """One form's file text and its `(title, line)` per group, from `entries`."""
     groups = []
     for group in skills.groups:
         members = [e for e in entries if e.group == group.id]
@@ -42,18 +42,30 @@ def render_skill_index(
         {"path": project.relative(project.messages_dir / f"{name}.md"), "reason": reason}
         for name, reason in sorted(skills.cross_bound.items())
     ]
-    licence_line = project.settings.licence_line
     text = render(
         "skill-index.md.j2",
-        licence_line=licence_line,
+        licence_line=project.settings.licence_line,
+        manual=any(e.manual for e in entries),
         group_lines=[line for _, line in groups],
         skills_path=project.relative(project.catalog_file("skills.toml")),
         hooks_path=project.relative(project.catalog_file("hooks.toml")),
         sourced=bool(skills.sources),
         cross_bound=cross_bound,
     )
+    return text, groups
+
+
+def render_skill_index(
+    skills: SkillCatalogue, entries: Sequence[Entry], project: Project
+) -> SkillIndex:
+    prefix = f"/{skills.namespace}:"
+    licence_line = project.settings.licence_line
+    text, groups = _render(skills, entries, project, prefix)
     # The engine install strips the plugin namespace from every slash command.
     engine_text = text.replace(prefix, "/")
+    # A harness that loads skills but no commands receives the skills alone.
+    only_skills = [e for e in entries if e.kind == "skill"]
+    skills_text, skills_groups = _render(skills, only_skills, project, "/")
     return SkillIndex(
         text=text,
         engine_text=engine_text,
@@ -61,4 +73,7 @@ def render_skill_index(
         engine_size=_delivered_size(engine_text, licence_line),
         group_lines=tuple(groups),
         prefix=prefix,
+        skills_text=skills_text,
+        skills_size=_delivered_size(skills_text, licence_line),
+        skills_groups=tuple(skills_groups),
     )

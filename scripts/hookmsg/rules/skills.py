@@ -1,4 +1,4 @@
-"""Skill and command rules: S001-S017, and C005/C006 on the skill catalogue's references.
+"""Skill and command rules: S001-S018, and C005/C006 on the skill catalogue's references.
 
 The skill loader (`skill_sources.py`) and the front matter reader (`frontmatter.py`) find
 each problem as they read and report it through these, one constructor per code, so
@@ -27,5 +27,6 @@ key_repeated = finding_for("S014")
 wrong_type = finding_for("S015")
 source_folder_unusable = finding_for("S016")
 skill_entry_incomplete = finding_for("S017")
+would_overwrite = finding_for("S018")
 unknown_reference = finding_for("C005")
 empty_group = finding_for("C006")
