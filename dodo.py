@@ -114,6 +114,10 @@ REGISTRATIONS = registration_files(ROOT, SETTINGS, MEMO)
 # The skill and command files that the skill catalogue's `[[sources]]` name.
 SOURCED_FILES = sourced_files(ROOT, ROOT / CATALOG["skills.toml"], MEMO)
 remember(STATE, MEMO.fresh)
+if os.path.isdir(f"{ROOT}/.hookmsg-cache"):  # noqa: PTH112 (one stat on every run)
+    from hookmsg.staging import clear_leftovers
+
+    clear_leftovers(ROOT)  # a stage or an old folder that a killed run left behind
 # The files this run proved by hashing, once settled, are believed by their stamp from
 # the next run on (see `hookmsg.doit_state.Seals`): written when doit has finished.
 atexit.register(lambda: remember(STATE, SEALS.fresh))

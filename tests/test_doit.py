@@ -361,3 +361,17 @@ def test_records_taken_right_after_a_clone_are_sealed_once_the_files_settle(repo
     assert _hashed_by_noop_doit(repo) > 0, "the racy records are proven by hashing once"
     assert _hashed_by_noop_doit(repo) == 0, "and then believed by their stamp"
     assert _hashed_by_noop_doit(repo) == 0
+
+
+def test_a_no_op_doit_removes_what_a_killed_run_left_in_the_scratch_folder(
+    built: Path, committed: dict[str, bytes]
+) -> None:
+    scratch = built / ".hookmsg-cache"
+    (scratch / "stage/registrations").mkdir(parents=True)
+    (scratch / "stage/skill-index.md").write_text("half a build\n", encoding="utf-8")
+    (scratch / "stage.123.tmp").mkdir()
+    (scratch / ".gitignore").write_text("*\n", encoding="utf-8")
+    again = doit(built)
+    assert again.code == 0 and again.ran == set(), again.output
+    assert not scratch.exists()
+    assert files_under(built / "generated") == committed

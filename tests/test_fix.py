@@ -123,9 +123,10 @@ def test_fix_mends_each_mechanical_break(project: Path, cli: Cli, name: str) -> 
 def test_fix_turns_an_ascii_arrow_in_prose_into_its_glyph(project: Path, cli: Cli) -> None:
     path = project / STOP
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("(every end of turn)", "(end of turn -> verify)"), "utf-8")
+    assert "(after every turn;" in text
+    path.write_text(text.replace("(after every turn;", "(after every turn -> verify;"), "utf-8")
     assert cli("fix").code == 0
-    assert "(end of turn → verify)" in path.read_text(encoding="utf-8")
+    assert "(after every turn → verify;" in path.read_text(encoding="utf-8")
     assert cli("validate").code == 0
 
 

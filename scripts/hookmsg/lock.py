@@ -62,3 +62,22 @@ def folder_lock(folder: Path, *, exclusive: bool) -> Iterator[None]:
 def held_lock(root: Path) -> contextlib.AbstractContextManager[None]:
     """The exclusive lock a stage holds from its opening to its commit."""
     return folder_lock(root, exclusive=True)
+
+
+@contextlib.contextmanager
+def lock_if_free(folder: Path) -> Iterator[bool]:
+    """The exclusive lock on `folder` if no other process holds it (True), without waiting."""
+    if fcntl is None or os.path.realpath(folder) in _HELD:
+        with folder_lock(folder, exclusive=True):
+            yield True
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)

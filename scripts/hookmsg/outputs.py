@@ -201,14 +201,7 @@ def write_all(
     changes = list(changes)
     remove = list(remove)
     if folder is not None:
-        for path in [*(o.path for o in changes), *remove]:
-            if not _confined(path, folder):
-                raise WriteError(
-                    f"refused to write {path}: it is outside {folder} or behind a link"
-                )
-        for path in remove:
-            if not stat.S_ISREG(path.lstat().st_mode):
-                raise WriteError(f"refused to remove {path}: it is not a regular file")
+        _refuse_outside(changes, remove, folder)
     staged: list[tuple[Path, Path]] = []
     backups: list[tuple[Path | None, Path]] = []
     try:
@@ -243,6 +236,16 @@ def write_all(
     if folder is not None:
         for path in remove:
             _remove_empty_parents(path.parent, folder)
+
+
+def _refuse_outside(changes: list[Output], remove: list[Path], folder: Path) -> None:
+    """WriteError for a target outside `folder` (or behind a link), or a non-file removal."""
+    for path in [*(o.path for o in changes), *remove]:
+        if not _confined(path, folder):
+            raise WriteError(f"refused to write {path}: it is outside {folder} or behind a link")
+    for path in remove:
+        if not stat.S_ISREG(path.lstat().st_mode):
+            raise WriteError(f"refused to remove {path}: it is not a regular file")
 
 
 def _reason(error: BaseException) -> str:

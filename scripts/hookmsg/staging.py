@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hookmsg.errors import WriteError
-from hookmsg.lock import held_lock
+from hookmsg.lock import held_lock, lock_if_free
 
 SCRATCH = ".hookmsg-cache"
 STAGE = "stage"
@@ -76,6 +76,21 @@ def _discard_leftovers(scratch: Path) -> None:
     for entry in scratch.iterdir():
         if entry.name.startswith(STAGE):
             remove_tree(entry)
+
+
+def clear_leftovers(root: Path) -> None:
+    """What a killed build left in the scratch folder, removed unless a build is running.
+
+    `dodo.py` calls it on every run, so a run with nothing to rebuild cleans up too.
+    """
+    scratch = root / SCRATCH
+    if not scratch.is_dir() or scratch.is_symlink():
+        return
+    with lock_if_free(root) as free:
+        if free and not _OPEN:
+            with contextlib.suppress(OSError):
+                _discard_leftovers(scratch)
+                _tidy(scratch)
 
 
 def remove_tree(path: Path) -> None:

@@ -7,9 +7,10 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from hookmsg.check_cache import before_check, remember_clean
+from hookmsg.check_cache import Entries, before_check, remember_clean
 from hookmsg.config import Project
 from hookmsg.declared import MANIFEST
+from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from hookmsg.lock import folder_lock
 from hookmsg.outputs import (
@@ -24,7 +25,7 @@ from hookmsg.outputs import (
 from hookmsg.paths import one_run
 from hookmsg.report import emit, note, shows, summary
 from hookmsg.staging import one_build
-from hookmsg.workspace import load_workspace, validate_workspace
+from hookmsg.workspace import Workspace, load_workspace, validate_workspace
 
 
 def build(
@@ -63,6 +64,36 @@ def _write_staged(project: Project, changes: list[Output], stale: list[Path]) ->
         stage.changed |= {o.path.relative_to(generated).as_posix() for o in changes}
 
 
+def _compare(
+    workspace: Workspace,
+    diagnostics: list[Diagnostic],
+    selected: list[str] | None,
+    before: Entries | None,
+    *,
+    fmt: str,
+    verbose: bool,
+) -> int:
+    """Check mode: report findings and drift; record a clean full check in the cache."""
+    project = workspace.project
+    tidy = selected is None or MANIFEST in selected
+    drift = []
+    if workspace.renderable:
+        drift = find_drift(workspace, render_outputs(workspace, selected), stale=tidy)
+    blocked = bool(diagnostics) or any(d.state in REFUSED_STATES for d in drift)
+    emit(sorted([*diagnostics, *(d.diagnostic(blocked=blocked) for d in drift)]), fmt)
+    shown = [d for d in drift if shows(d.diagnostic().code)]  # --select/--ignore
+    if shown and fmt == "text":
+        sys.stdout.write(format_drift_details(shown, blocked=blocked))
+    if verbose or ((diagnostics or drift) and fmt == "text"):
+        note(summary([*diagnostics, *(d.diagnostic() for d in drift)], "check"))
+    if diagnostics or drift:
+        return EXIT_FINDINGS
+    if selected is None:
+        produced = [g.name for g in all_generators(workspace)]
+        remember_clean(project.root, workspace.referenced_paths(), before, produced=produced)
+    return EXIT_OK
+
+
 def _build_locked(
     project: Project, *, check: bool, fmt: str, names: Iterable[str] | None, verbose: bool
 ) -> int:
@@ -81,22 +112,7 @@ def _build_locked(
     # run that writes the manifest of outputs: the list that proves what is stale.
     tidy = selected is None or MANIFEST in selected
     if check:
-        drift = []
-        if workspace.renderable:
-            drift = find_drift(workspace, render_outputs(workspace, selected), stale=tidy)
-        blocked = bool(diagnostics) or any(d.state in REFUSED_STATES for d in drift)
-        emit(sorted([*diagnostics, *(d.diagnostic(blocked=blocked) for d in drift)]), fmt)
-        shown = [d for d in drift if shows(d.diagnostic().code)]  # --select/--ignore
-        if shown and fmt == "text":
-            sys.stdout.write(format_drift_details(shown, blocked=blocked))
-        if verbose or ((diagnostics or drift) and fmt == "text"):
-            note(summary([*diagnostics, *(d.diagnostic() for d in drift)], "check"))
-        if diagnostics or drift:
-            return EXIT_FINDINGS
-        if selected is None:
-            produced = [g.name for g in all_generators(workspace)]
-            remember_clean(project.root, workspace.referenced_paths(), before, produced=produced)
-        return EXIT_OK
+        return _compare(workspace, diagnostics, selected, before, fmt=fmt, verbose=verbose)
 
     emit(diagnostics, fmt)
     if diagnostics:
