@@ -73,6 +73,16 @@ def check_entry(
                         f"'{name}': tool '{tool}' is read as undefined language '{language}'",
                     )
                 )
+        for program, language in data.interpreters.items():
+            if language not in data.languages:
+                found.append(
+                    at(
+                        ("interpreters", program),
+                        "U007",
+                        f"'{name}': interpreter '{program}' is read as undefined language "
+                        f"'{language}'",
+                    )
+                )
     return (data if not found else None), found
 
 

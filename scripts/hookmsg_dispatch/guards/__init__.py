@@ -37,7 +37,7 @@ PLACEHOLDERS: dict[str, tuple[str, ...]] = {
     "write-header": ("header", "path"),
     "edit-header": ("header", "path"),
     "write-plan": ("path", "plan"),
-    "bash-plan": ("command", "plan"),
+    "bash-plan": ("action", "command", "plan"),
     "askuserquestion": ("question",),
     "compaction": (),
 }

@@ -37,13 +37,16 @@ def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dic
     if not isinstance(marker, str) or not marker:
         return None
     least = int(number(data, "min-options", 2))
+    wanted = marker.casefold()
     for question in _questions(call):
         if not isinstance(question, dict):
             continue
         options = question.get("options")
         if not isinstance(options, list) or len(options) < least:
             continue
-        if any(_label(option).strip().endswith(marker) for option in options):
+        # The marker in any letter case, anywhere in a label ("Postgres (recommended)",
+        # "(Recommended) Postgres"): the advisory would be untrue saying none is marked.
+        if any(wanted in _label(option).casefold() for option in options):
             continue
         text = question.get("question")
         return {"question": cap(text if isinstance(text, str) else "")}
