@@ -112,6 +112,22 @@ class QuestionData(GuardEntry):
     min_options: int = Field(2, ge=2, le=20, alias="min-options")
 
 
+class MatchRule(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    name: Line
+    paths: list[Annotated[str, StringConstraints(pattern=r"^[^\n\r]+$", max_length=200)]] = Field(
+        default_factory=list
+    )
+    content: Regex | None = None
+    command: Regex | None = None
+
+
+class MatchData(GuardEntry):
+    """A data-only guard: rules of paths, content patterns and command patterns."""
+
+    rules: list[MatchRule] = Field(min_length=1, max_length=200)
+
+
 class CompactionData(GuardEntry):
     tokens: int = Field(gt=0)
     drop_fraction: float = Field(gt=0, lt=1, alias="drop-fraction")
@@ -137,6 +153,7 @@ DETECTORS: dict[str, Detector] = {
     "write-plan": Detector(WritePlanData, frozenset({"path", "plan"})),
     "bash-plan": Detector(BashPlanData, frozenset({"command", "plan", "action"})),
     "askuserquestion": Detector(QuestionData, frozenset({"question"})),
+    "match": Detector(MatchData, frozenset({"found", "where"})),
     "compaction": Detector(CompactionData, frozenset(), condition=True),
 }
 
@@ -153,6 +170,13 @@ def regexes(data: GuardEntry) -> list[tuple[tuple[str, ...], str]]:
         return [(("header",), data.header)]
     if isinstance(data, DependencyData):
         return [(("commands", name, "match"), rule.match) for name, rule in data.commands.items()]
+    if isinstance(data, MatchData):
+        return [
+            (("rules", str(index), key), source)
+            for index, rule in enumerate(data.rules)
+            for key, source in (("content", rule.content), ("command", rule.command))
+            if source is not None
+        ]
     if isinstance(data, BashPlanData):
         return [(("commands", name), source) for name, source in data.commands.items()]
     return []

@@ -75,7 +75,7 @@ def wiring(facts: ProjectFacts) -> list[Diagnostic]:
 
 
 def guard_references(facts: ProjectFacts) -> list[Diagnostic]:
-    """U005, U006: each guard data table names a wired message of the right kind."""
+    """U005, U006, U008: guard data tables and wired guards name each other."""
     from hookmsg.rules.guards import check_references
 
     catalogue = facts.catalogue
@@ -83,7 +83,11 @@ def guard_references(facts: ProjectFacts) -> list[Diagnostic]:
     if catalogue.registry is None or facts.names is None or guards is None or not guards.text:
         return []
     return check_references(
-        guards, catalogue.registry, catalogue.registry_display, set(facts.names)
+        guards,
+        catalogue.registry,
+        catalogue.registry_display,
+        set(facts.names),
+        catalogue.registry_text,
     )
 
 

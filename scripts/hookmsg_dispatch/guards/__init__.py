@@ -27,6 +27,7 @@ DETECTORS: dict[str, str] = {
     "write-plan": "plans",
     "bash-plan": "plans",
     "askuserquestion": "questions",
+    "match": "match",
     "compaction": "compaction",
 }
 
@@ -39,6 +40,7 @@ PLACEHOLDERS: dict[str, tuple[str, ...]] = {
     "write-plan": ("path", "plan"),
     "bash-plan": ("action", "command", "plan"),
     "askuserquestion": ("question",),
+    "match": ("found", "where"),
     "compaction": (),
 }
 

@@ -49,7 +49,14 @@ def names_path(plan: str, path: str) -> bool:
     import re
 
     # A full stop or comma may end the sentence the path closes (`... src/x.py.`).
-    regex = r"(?<![\w./-])(?:\./)?" + re.escape(path) + r"(?:/\**)?(?![\w/-]|\.[\w/-])"
+    name = re.escape(path)
+    if "/" not in path and "." not in path:
+        # A bare word (`tests`, `src`) is a path only written as one: `tests/` or `tests`
+        # in backticks; the word in prose ("add tests") names no folder.
+        end = r"(?![\w/-]|\.[\w/-])"
+        regex = r"(?<![\w./-])(?:\./)?" + name + r"/\**" + end + r"|`(?:\./)?" + name + r"/?`"
+        return re.search(regex, plan) is not None
+    regex = r"(?<![\w./-])(?:\./)?" + name + r"(?:/\**)?(?![\w/-]|\.[\w/-])"
     return re.search(regex, plan) is not None
 
 

@@ -80,11 +80,25 @@ def _cut(line: str) -> tuple[list[tuple[str, bool]], list[str]]:
     return commands, pipelines
 
 
+def first_word(text: str) -> tuple[str, str]:
+    """(first word, the rest) of a command, a quoted part (`A="x y"`) kept in the word."""
+    quote = ""
+    for index, char in enumerate(text):
+        if quote:
+            if char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in " \t":
+            return text[:index], text[index + 1 :]
+    return text, ""
+
+
 def unwrap(text: str) -> str:
     """The command from its program on: assignments and wrappers (`sudo -u x`) skipped."""
     rest = text.strip()
     for _ in range(_MAX_WRAPPERS):
-        word, _, after = rest.partition(" ")
+        word, after = first_word(rest)
         name = word.rsplit("/", 1)[-1]
         if "=" in word and not word.startswith(("=", "-")) and word.split("=", 1)[0].isidentifier():
             rest = after.lstrip()
