@@ -153,7 +153,13 @@ def run_case(root: Path, guard: str, case: Case, table: dict[str, Any]) -> str:
         stdin = json.dumps(_payload(case, project, folder)).encode("utf-8")
         try:
             ran = subprocess.run(
-                argv, input=stdin, capture_output=True, cwd=project, env=env, timeout=TIMEOUT
+                argv,
+                input=stdin,
+                capture_output=True,
+                cwd=project,
+                env=env,
+                timeout=TIMEOUT,
+                check=False,
             )
         except subprocess.TimeoutExpired:
             return ""
@@ -165,7 +171,7 @@ def run_case(root: Path, guard: str, case: Case, table: dict[str, Any]) -> str:
 
 
 def _judge(
-    root: Path, parsed: CaseFile, text: str, display: str, table: dict[str, Any], jobs: int
+    root: Path, parsed: CaseFile, text: str, display: str, *, table: dict[str, Any], jobs: int
 ) -> tuple[list[Diagnostic], Score]:
     marker = f"Full procedure: {root / 'messages' / parsed.guard}.md"
     with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -176,7 +182,7 @@ def _judge(
         fired = marker in answer
         score.add(case.expect, fired)
         missing = [text for text in case.says if fired and text not in answer]
-        problem = disagreement(text, display, index, case, fired, missing)
+        problem = disagreement(text, display, index, case, fired=fired, missing=missing)
         if problem is not None:
             found.append(problem)
     return found, score
@@ -194,7 +200,7 @@ def run_folder(folder: Path, display: str, root: Path, jobs: int = 2) -> CorpusR
         result.diagnostics += problems
         if parsed is None:
             continue
-        found, score = _judge(root, parsed, text, shown, table, jobs)
+        found, score = _judge(root, parsed, text, shown, table=table, jobs=jobs)
         result.diagnostics += found
         previous = result.scores.get(parsed.guard)
         if previous is not None:

@@ -134,7 +134,7 @@ def check_case_file(
 
 
 def disagreement(
-    text: str, display: str, index: int, case: Case, fired: bool, missing: list[str]
+    text: str, display: str, index: int, case: Case, *, fired: bool, missing: list[str]
 ) -> Diagnostic | None:
     """U010 for a case the dispatcher answered otherwise than it expects, else None."""
     line = locate(text, ("cases", index, "id"))

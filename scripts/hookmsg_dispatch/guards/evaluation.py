@@ -160,7 +160,9 @@ def _one_liner(
     option = next((w for w in words[:8] if w in _CODE_OPTIONS), None)
     if option is None:
         return None
-    code = rest.split(option, 1)[1].strip()
+    from hookmsg_dispatch.guards.shell import first_word
+
+    code = first_word(rest.split(option, 1)[1].strip())[0]
     quote = code[:1]
     if quote in "\"'" and code.endswith(quote) and len(code) > 1:
         code = code[1:-1]
