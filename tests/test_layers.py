@@ -115,7 +115,15 @@ LAYERS: dict[str, tuple[str, ...]] = {
     ),
     "check and render": ("rules/*", "render/*"),
     "pipeline": ("loading", "workspace"),
-    "outputs": ("outputs", "check_cache", "archive", "install_root", "installing/*"),
+    "outputs": (
+        "outputs",
+        "check_cache",
+        "archive",
+        "install_root",
+        "installing/*",
+        "guard_cases",
+        "guard_case_task",
+    ),
     "faces": ("commands/*", "cli"),
 }
 ORDER = list(LAYERS)

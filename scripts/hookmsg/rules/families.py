@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from hookmsg.catalogue import PartialCatalogue
 from hookmsg.diagnostics import Diagnostic
@@ -40,6 +41,9 @@ class ProjectFacts:
     # The skill catalogue as shown, and the budget its index must stay within.
     skills_display: str
     skill_index_budget: int
+    # The guard case files (`catalog/guard-cases/`) and that folder as shown (None: none).
+    guard_cases: Path | None = None
+    guard_cases_display: str = ""
 
 
 def messages(facts: ProjectFacts) -> list[Diagnostic]:
@@ -122,9 +126,29 @@ def skill_index_budget(facts: ProjectFacts) -> list[Diagnostic]:
     )
 
 
+def guard_case_files(facts: ProjectFacts) -> list[Diagnostic]:
+    """U009: every guard case file reads as cases for a wired guard, a harness contract and
+    a registry event (the guard_cases task then runs them through the dispatcher)."""
+    from hookmsg.rules.guard_cases import check_folder
+
+    catalogue = facts.catalogue
+    if facts.guard_cases is None or catalogue.registry is None or catalogue.harnesses is None:
+        return []
+    return check_folder(
+        facts.guard_cases, facts.guard_cases_display, catalogue.registry, catalogue.harnesses
+    )
+
+
 Family = Callable[[ProjectFacts], list[Diagnostic]]
 # Every project-level rule family, in the order it runs.
-FAMILIES: tuple[Family, ...] = (messages, wiring, guard_references, contract, skill_index_budget)
+FAMILIES: tuple[Family, ...] = (
+    messages,
+    wiring,
+    guard_references,
+    contract,
+    skill_index_budget,
+    guard_case_files,
+)
 
 
 def check_project(facts: ProjectFacts) -> list[Diagnostic]:

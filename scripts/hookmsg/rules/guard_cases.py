@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -32,8 +33,10 @@ from pydantic import (
     ValidationError,
 )
 
+from hookmsg.catalogue import HarnessCatalogue, HookRegistry
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.tomlpos import locate, toml_error_position
+from hookmsg.vocabulary import EVENTS
 
 Kebab = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=100)]
 
@@ -131,6 +134,30 @@ def check_case_file(
         ]
     found = _references(parsed, text, display, known) if known is not None else []
     return (parsed if not found else None), found
+
+
+def check_folder(
+    folder: Path, display: str, registry: HookRegistry, harnesses: HarnessCatalogue
+) -> list[Diagnostic]:
+    """U009 for every malformed case file in `folder` (absent: nothing to check)."""
+    if not folder.is_dir():
+        return []
+    wired = registry.wired_names()
+    known = Known(
+        guards=frozenset(name for name in registry.guards if name in wired),
+        contracts=frozenset(h.contract_id for h in harnesses.harnesses if h.contract is not None),
+        events=frozenset(EVENTS),
+    )
+    found: list[Diagnostic] = []
+    for path in sorted(folder.glob("*.toml")):
+        shown = f"{display}/{path.name}"
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            found.append(Diagnostic(shown, 1, 1, "U009", f"cannot be read: {error}"))
+            continue
+        found += check_case_file(text, shown, known)[1]
+    return found
 
 
 def disagreement(
