@@ -51,7 +51,7 @@ BEFORE_ONLY = (
 )
 # Words that offer a choice of actions where the plan guards give one.
 MENU = re.compile(r"\b(or|either|alternatively|otherwise|instead|if none|may go ahead)\b")
-CODE_LIKE = ("path", "header", "command", "primitive", "location", "plan")
+CODE_LIKE = ("path", "header", "command", "primitive", "location", "plan", "action")
 CONTEXT_BUDGET = 2500
 ADVISORY_BUDGET = 600
 # A long install root, as `Full procedure:` carries it at run time.
@@ -385,3 +385,13 @@ def test_readme_shows_one_advisory_as_delivered_in_both_modes(
     )
     for outcome in OUTCOMES:
         assert f"```text\n{outcome}\n\n{shown}\n```" in readme, outcome
+
+
+@pytest.mark.parametrize("name", sorted(pretooluse_guards()))
+def test_every_guard_procedure_says_what_a_silent_or_failed_guard_means(name: str) -> None:
+    body = delivered(name).split("## Advisory", 1)[0]
+    assert "## When it is silent" in body
+    assert "This guard fails open" in body
+    assert "Silence is not a clearance: no advisory does not mean the call is clean" in body
+    # Only in the full procedure (read on demand), never in the per-call advisory.
+    assert "fails open" not in pretooluse_guards()[name]
