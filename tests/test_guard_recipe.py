@@ -43,7 +43,7 @@ def apply(root: Path, kind: str, target: str, block: str) -> None:
         assert old in text, (target, old)
         path.write_text(text.replace(old, new, 1), encoding="utf-8")
     elif kind == "insert-after":
-        anchor, *rest = block.split("\n")
+        anchor = block.split("\n", 1)[0]
         text = path.read_text(encoding="utf-8")
         assert anchor + "\n" in text, (target, anchor)
         path.write_text(text.replace(anchor + "\n", block + "\n", 1), encoding="utf-8")
