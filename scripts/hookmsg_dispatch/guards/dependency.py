@@ -107,7 +107,8 @@ def _diff(before: Entries, after: Entries) -> list[str]:
 
 
 def _written_names(text: str) -> list[str]:
-    """The files a simple command writes by redirection (`>`, `>>`, `2>`) or `tee`."""
+    """The files a simple command writes: by redirection (`>`, `>>`, `2>`), `tee`, an
+    in-place `sed -i` or `perl -pi`, or as the destination of `mv` and `cp`."""
     words = text.split()
     found: list[str] = []
     for index, word in enumerate(words):
@@ -119,8 +120,13 @@ def _written_names(text: str) -> list[str]:
             target = words[index + 1]
         if target and not target.startswith("&"):
             found.append(target)
-    if words and words[0].rsplit("/", 1)[-1] == "tee":
-        found += [word for word in words[1:] if not word.startswith("-")]
+    program = words[0].rsplit("/", 1)[-1] if words else ""
+    if program == "tee" or (
+        program in ("sed", "perl") and any(w.startswith("-i") or w == "-pi" for w in words)
+    ):
+        found += [word for word in words[1:] if not word.startswith("-")]  # edited in place
+    elif program in ("mv", "cp") and len(words) > 2:
+        found.append(words[-1])  # the destination
     return [name.strip("\"'") for name in found]
 
 
@@ -140,10 +146,9 @@ def _command(command: str, data: Mapping[str, Any], globs: list[str]) -> dict[st
         for source, manifest in rules:
             if pattern(source, 0).match(simple.text) is not None:
                 return {"path": str(manifest), "change": cap(simple.text)}
-        if ">" in simple.text or simple.text.startswith("tee") or "/tee " in simple.text:
-            for written in _written_names(simple.text):
-                if _matches(written.rsplit("/", 1)[-1], globs):
-                    return {"path": written, "change": cap(simple.text)}
+        for written in _written_names(simple.text):
+            if _matches(written.rsplit("/", 1)[-1], globs) or _matches(written, globs):
+                return {"path": written, "change": cap(simple.text)}
     return None
 
 

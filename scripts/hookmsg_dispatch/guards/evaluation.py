@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 COMMAND_SHOWN = 80  # characters of the command line an advisory quotes as the location
 DEFAULT_JUSTIFICATION = r"(?i)\btrusted:"
 # A string literal this short and plain is kept as code: `exec.Command("sh", "-c", x)`.
-_KEPT_LITERAL = 12
+_KEPT_LITERAL = 16
 # Options after which an interpreter's next argument is the code it runs.
 _CODE_OPTIONS = ("-c", "-e", "-E", "-r", "--eval", "-p", "--print", "-Command", "-command")
 
@@ -85,7 +85,9 @@ def split_code(text: str, spec: Mapping[str, Any]) -> list[tuple[str, str]]:
                 continue
             if text.startswith(closing, index):
                 kept = "".join(literal)
-                code.append((kept if _plain(kept) else "") + closing)
+                # An interpolating literal (`${x}`, `#{x}`) keeps that mark: it builds text.
+                mark = "${}" if "${" in kept else "#{}" if "#{" in kept else ""
+                code.append((kept if _plain(kept) else mark) + closing)
                 state, index = "", index + len(closing)
                 continue
             literal.append(char)
