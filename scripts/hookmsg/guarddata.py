@@ -110,6 +110,7 @@ class BashPlanData(GuardEntry):
 class QuestionData(GuardEntry):
     marker: Line = "(Recommended)"
     min_options: int = Field(2, ge=2, le=20, alias="min-options")
+    equal_options: Regex | None = Field(None, alias="equal-options")
 
 
 class MatchRule(BaseModel):
@@ -168,6 +169,8 @@ def regexes(data: GuardEntry) -> list[tuple[tuple[str, ...], str]]:
         ]
     if isinstance(data, EditHeaderData):
         return [(("header",), data.header)]
+    if isinstance(data, QuestionData):
+        return [(("equal-options",), data.equal_options)] if data.equal_options else []
     if isinstance(data, DependencyData):
         return [(("commands", name, "match"), rule.match) for name, rule in data.commands.items()]
     if isinstance(data, MatchData):

@@ -53,17 +53,30 @@ def names_path(plan: str, path: str) -> bool:
     if "/" not in path and "." not in path:
         # A bare word (`tests`, `src`) is a path only written as one: `tests/` or `tests`
         # in backticks; the word in prose ("add tests") names no folder.
-        end = r"(?![\w/-]|\.[\w/-])"
+        end = r"(?![\w/*-]|\.[\w/-])"
         regex = r"(?<![\w./-])(?:\./)?" + name + r"/\**" + end + r"|`(?:\./)?" + name + r"/?`"
         return re.search(regex, plan) is not None
-    regex = r"(?<![\w./-])(?:\./)?" + name + r"(?:/\**)?(?![\w/-]|\.[\w/-])"
+    regex = r"(?<![\w./-])(?:\./)?" + name + r"(?:/\**)?(?![\w/*-]|\.[\w/-])"
     return re.search(regex, plan) is not None
 
 
-def covered(plan: str, relative: str) -> bool:
-    """Is the file, or one of its parent folders, named in the plan?"""
+def globs_in(plan: str) -> list[str]:
+    """The glob patterns a plan names (`src/**/*.py`, `tests/*`), sentence ends trimmed."""
+    import re
+
+    found = re.findall(r"(?<![\w./*-])[\w./-]*\*[\w./*-]*", plan)
+    return [glob.rstrip(".,;:") for glob in found if glob.strip("*./")]
+
+
+def covered(plan: str, relative: str, globs: list[str] | None = None) -> bool:
+    """Is the file, or one of its parent folders, named in the plan, or matched by a glob
+    the plan names?"""
     parts = relative.split("/")
-    return any(names_path(plan, "/".join(parts[:end])) for end in range(len(parts), 0, -1))
+    if any(names_path(plan, "/".join(parts[:end])) for end in range(len(parts), 0, -1)):
+        return True
+    import fnmatch
+
+    return any(fnmatch.fnmatchcase(relative, glob) for glob in globs or ())
 
 
 def names_command(plan: str, name: str) -> bool:
@@ -77,6 +90,7 @@ def names_command(plan: str, name: str) -> bool:
 def _write_plan(call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     exempt = set(strings(data, "exempt") if "exempt" in data else DEFAULT_EXEMPT)
     plan: tuple[str, str] | None = None
+    globs: list[str] | None = None
     for project, relative, _change in project_changes(call, root):
         if plan is None:
             plan = plan_in_force(project, strings(data, "plans"))
@@ -84,7 +98,9 @@ def _write_plan(call: Call, data: Mapping[str, Any], root: str) -> dict[str, str
                 return None
         if relative == plan[0] or relative in exempt:
             continue
-        if not covered(plan[1], relative):
+        if globs is None:
+            globs = globs_in(plan[1])
+        if not covered(plan[1], relative, globs):
             return {"path": relative, "plan": plan[0]}
     return None
 
