@@ -55,7 +55,7 @@ from hookmsg.settings import checked_settings  # noqa: E402
 from hookmsg.sourcefiles import sourced_files  # noqa: E402 (standard library only)
 
 DOIT_CONFIG: dict[str, Any] = {
-    "default_tasks": ["validate", *(spec.task for spec in OUTPUTS), "publish"],
+    "default_tasks": ["validate", *(spec.task for spec in OUTPUTS), "publish", "guard_cases"],
     # sqlite3 takes concurrent runs safely; the state file is git-ignored and losing
     # it only costs a rebuild.
     "backend": "sqlite3",
@@ -370,6 +370,9 @@ def _tasks() -> Iterator[dict[str, Any]]:
     yield _validate_task()
     for spec in OUTPUTS:
         yield _generator_task(spec)
+    from hookmsg.guard_case_task import guard_cases_task  # the guards' cases (stdlib-light)
+
+    yield guard_cases_task(ROOT, CATALOG_DIR, GENERATED_DIR, MESSAGES_DIR)
     yield {
         "basename": "publish",
         "doc": "Replace the generated folder whole with what this run's tasks staged.",

@@ -34,6 +34,9 @@ With `--instructions` (valgrind installed), the two doit figures are also given 
 instruction counts (callgrind, median of three): on a shared machine, where other work
 moves wall times by tens of percent, those do not move with the neighbours.
 
+Last, the precision and recall of every guard on its shipped cases and, when present, on
+the held-out corpus under `tests/guard_holdout/` (scripts/guard_precision.py).
+
 Usage: python scripts/bench.py [--repeat N] [--sizes 200,2000] [--instructions] [--dispatcher]
 
 `--dispatcher`: the dispatcher figures alone.
@@ -704,6 +707,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         results.append(
             row(f"validate {large} vs {small} messages", validate[large], validate[small], 11)
         )
+    import guard_precision  # this folder: precision and recall of every guard, per corpus
+
+    results.append(guard_precision.measure([REPO / name for name in guard_precision.CORPORA]))
     print("all targets met" if all(results) else "some targets missed")
     return 0
 

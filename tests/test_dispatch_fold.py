@@ -148,7 +148,9 @@ def test_resolution_narrows_each_message_to_its_entry_files(root: Path) -> None:
     edited = FileChange("b.py", "y", "z", False)
     call = Call("PreToolUse", "codex", tool="Write", changes=(added, edited))
     seen = dict(resolve(entries, ["Write", "Edit"], call))
-    assert seen["pretooluse-write-header-guard"].changes == (added,)
+    # Wired on both entries (an Edit with an empty old_string creates a file): both files.
+    assert seen["pretooluse-write-header-guard"].changes == (added, edited)
+    assert seen["pretooluse-write"].changes == (added,)
     assert seen["pretooluse-edit-header-guard"].changes == (edited,)
     assert seen["pretooluse-edit-header-guard"].tool == "Edit"
     assert seen["pretooluse-dependency-guard"].changes == (added, edited)

@@ -53,9 +53,9 @@ def _cases(path: Path) -> list[dict[str, Any]]:
 
 
 def test_one_file_per_wired_guard() -> None:
-    assert {path.stem for path in FILES} == {name.removeprefix("pretooluse-") for name in WIRED}
+    assert {path.stem for path in FILES} == set(WIRED)
     for path in FILES:
-        assert _load(path)["guard"] == "pretooluse-" + path.stem, path.name
+        assert _load(path)["guard"] == path.stem, path.name
 
 
 @pytest.mark.parametrize("path", FILES, ids=[path.stem for path in FILES])
@@ -109,7 +109,7 @@ def _tool(contract: dict[str, Any], payload: dict[str, Any]) -> tuple[str, dict[
 def test_payloads_reach_the_guard_on_their_harness(path: Path) -> None:
     """Each payload names a tool its harness has, and one the registry wires the guard for
     (a patch tool stands for Write and Edit), and that harness delivers the event."""
-    wired = WIRED["pretooluse-" + path.stem]
+    wired = WIRED[path.stem]
     for case in _cases(path):
         contract = CONTRACTS[case["contract"]]
         event = case.get("event", "PreToolUse")

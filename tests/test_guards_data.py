@@ -101,10 +101,80 @@ def test_guard_data_file_missing_or_not_toml(project: Path, cli: Cli) -> None:
     assert findings(cli) == [(GUARDS, 1, 1, "C003")]
 
 
+def test_u008_a_wired_guard_without_a_table_is_dead(project: Path, cli: Cli) -> None:
+    # The README's old recipe: a message, its wiring and placeholders, and no guard data.
+    (project / "messages" / "pretooluse-secrets-guard.md").write_text(
+        (project / "messages" / "pretooluse-write-plan-guard.md")
+        .read_text(encoding="utf-8")
+        .replace("pretooluse-write-plan-guard", "pretooluse-secrets-guard"),
+        encoding="utf-8",
+    )
+    hooks = project / "catalog/hooks.toml"
+    edit(
+        hooks,
+        '  "pretooluse-write-plan-guard",\n',
+        '  "pretooluse-write-plan-guard",\n  "pretooluse-secrets-guard",\n',
+    )
+    text = edit(
+        hooks,
+        "[guards.pretooluse-write-plan-guard.placeholders]",
+        '[guards.pretooluse-secrets-guard.placeholders]\npath = "a"\nplan = "b"\n\n'
+        "[guards.pretooluse-write-plan-guard.placeholders]",
+    )
+    found = [f for f in findings(cli) if f[3] == "U008"]
+    line = line_of(text, "[guards.pretooluse-secrets-guard.placeholders]")
+    assert found == [("catalog/hooks.toml", line, 1, "U008")]
+
+
+def test_u009_a_malformed_case_file_fails_validate(project: Path, cli: Cli) -> None:
+    cases = project / "catalog" / "guard-cases" / "pretooluse-eval-guard.toml"
+    text = edit(cases, 'expect = "fire"', 'expect = "fires"')
+    assert findings(cli) == [
+        ("catalog/guard-cases/pretooluse-eval-guard.toml", line_of(text, '"fires"'), 1, "U009")
+    ]
+
+
+def test_u010_a_disagreeing_case_names_itself_at_its_id() -> None:
+    from hookmsg.rules.guard_cases import Case, disagreement
+
+    case = Case(id="grep", expect="silent", contract="codex", event="PreToolUse", payload={})
+    text = "guard = 'g'\n\n[[cases]]\nid = 'grep'\n"
+    found = disagreement(text, "c/g.toml", 0, case, fired=True, missing=[])
+    assert found is not None
+    assert found.render() == "c/g.toml:4:1: U010 case 'grep' expected silent, fired"
+    assert disagreement(text, "c/g.toml", 0, case, fired=False, missing=[]) is None
+
+
+def test_u011_each_detected_guard_needs_cases() -> None:
+    from hookmsg.rules.guard_cases import missing_cases
+
+    assert [d.code for d in missing_cases(["pretooluse-x-guard"], set(), "c")] == ["U011"]
+    assert missing_cases(["pretooluse-x-guard"], {"pretooluse-x-guard"}, "c") == []
+
+
+def test_u012_a_match_rule_that_can_never_fire(project: Path, cli: Cli) -> None:
+    path = project / GUARDS
+    text = path.read_text(encoding="utf-8").replace(
+        '[pretooluse-write-plan-guard]\ndetector = "write-plan"',
+        '[pretooluse-write-plan-guard]\ndetector = "match"\n'
+        '[[pretooluse-write-plan-guard.rules]]\nname = "nothing"',
+    )
+    text = (
+        text.split("# Where a plan in force lives", 1)[0]
+        + "\n"
+        + text.split("[pretooluse-bash-plan-guard]", 1)[1].join(
+            ["[pretooluse-bash-plan-guard]", ""]
+        )
+    )
+    path.write_text(text, encoding="utf-8")
+    codes = [code for *_, code in findings(cli)]
+    assert "U012" in codes, codes
+
+
 def test_every_u_code_has_a_test_here_and_explains_itself(cli: Cli) -> None:
     source = Path(__file__).read_text(encoding="utf-8")
     codes = [code for code in CODES if code.startswith("U")]
-    assert codes == [f"U00{n}" for n in range(1, 8)]
+    assert codes == [f"U{n:03d}" for n in range(1, 13)]
     for code in codes:
         assert re.search(rf"^def test_{code.lower()}_", source, re.MULTILINE), code
         shown = cli("explain", code)

@@ -150,7 +150,7 @@ def test_outside_the_project_and_other_files_are_silent(tmp_path: Path) -> None:
     assert run(claude_write(root, str(elsewhere / "package-lock.json"), "{}")) is None
     assert run(claude_write(root, "../elsewhere/yarn.lock", "x")) is None
     assert run(claude_write(root, "README.md", "requests==2\n")) is None
-    assert run(bash(root, "npm install left-pad")) is None
+    assert run(bash(root, "npm ls left-pad")) is None
     no_git = tmp_path / "plain"
     no_git.mkdir()
     assert run(claude_write(no_git, "package-lock.json", "{}")) is None

@@ -39,8 +39,8 @@ def test_new_file_with_a_header_after_a_shebang_is_silent(tmp_path: Path) -> Non
     root = git_project(tmp_path / "p", {"src/a.py": f"#!/usr/bin/env python3\n{PY_HEADER}\n"})
     content = f"#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n{PY_HEADER}\nx = 1\n"
     assert run(WRITE, claude_write(root, "src/b.py", content)) is None
-    other = "# SPDX-License-Identifier: Apache-2.0\nx = 1\n"
-    assert run(WRITE, claude_write(root, "src/c.py", other)) is None
+    same = f"{PY_HEADER}\nx = 1\n"
+    assert run(WRITE, claude_write(root, "src/c.py", same)) is None
 
 
 def test_the_sibling_search_walks_up_and_stops_at_the_nearest(tmp_path: Path) -> None:

@@ -83,7 +83,10 @@ def test_first_uncovered_change_is_reported(tmp_path: Path) -> None:
 )
 def test_state_changing_commands_outside_the_plan_fire(tmp_path: Path, command: str) -> None:
     root = git_project(tmp_path / "p", {"PLAN.md": PLAN})
-    assert run(BASH, bash(root, command)) == {"command": command, "plan": "PLAN.md"}
+    found = run(BASH, bash(root, command))
+    assert found is not None
+    assert (found["command"], found["plan"]) == (command, "PLAN.md")
+    assert found["action"]
 
 
 @pytest.mark.parametrize(

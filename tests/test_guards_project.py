@@ -67,5 +67,6 @@ def test_commands_from_every_shell_harness_are_judged_alike(tmp_path: Path) -> N
         assert run("pretooluse-bash-plan-guard", call) == {
             "command": "git rebase -i main",
             "plan": "PLAN.md",
+            "action": "git rebase",
         }
         assert run("pretooluse-bash-plan-guard", bash(root, "git push", harness=harness)) is None

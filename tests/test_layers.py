@@ -125,6 +125,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "install_root",
         "installing/*",
         "local_dispatch",
+        "guard_cases",
+        "guard_case_task",
     ),
     "faces": ("commands/*", "cli"),
 }

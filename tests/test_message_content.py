@@ -51,7 +51,7 @@ BEFORE_ONLY = (
 )
 # Words that offer a choice of actions where the plan guards give one.
 MENU = re.compile(r"\b(or|either|alternatively|otherwise|instead|if none|may go ahead)\b")
-CODE_LIKE = ("path", "header", "command", "primitive", "location", "plan")
+CODE_LIKE = ("path", "header", "command", "primitive", "location", "plan", "action")
 CONTEXT_BUDGET = 2500
 ADVISORY_BUDGET = 600
 # A long install root, as `Full procedure:` carries it at run time.
@@ -443,3 +443,13 @@ def test_sessionstart_promises_only_installed_skills() -> None:
     text = delivered("sessionstart")
     assert "The skill index follows this message" not in text
     assert "A skill index after this message lists only installed skills" in text
+
+
+@pytest.mark.parametrize("name", sorted(pretooluse_guards()))
+def test_every_guard_procedure_says_what_a_silent_or_failed_guard_means(name: str) -> None:
+    body = delivered(name).split("## Advisory", 1)[0]
+    assert "## When it is silent" in body
+    assert "This guard fails open" in body
+    assert "Silence is not a clearance: no advisory does not mean the call is clean" in body
+    # Only in the full procedure (read on demand), never in the per-call advisory.
+    assert "fails open" not in pretooluse_guards()[name]

@@ -607,14 +607,14 @@ SECRET_GUARD = (
     "\n"
     "## Advisory\n"
     "\n"
-    "This edit to {{ path }} writes what looks like a secret ({{ kind }}). Read it from the "
+    "This edit to {{ where }} writes what looks like a secret ({{ found }}). Read it from the "
     "environment or a secret store instead of writing it into the file.\n"
     "\n"
     "## Bindings\n"
     "\n"
     "- **Drives →** the assistant to keep credentials out of the files it edits.\n"
     "- **Established by ↑** `catalog/hooks.toml`, the dispatcher entry for PreToolUse on Edit, "
-    "and its guard entry declaring the path and kind placeholders.\n"
+    "and its guard entry declaring the where and found placeholders.\n"
     "- **Cross-bound with ↔** `messages/pretooluse-edit.md` (the edit discipline delivered on "
     "the same call).\n"
 )
@@ -650,17 +650,28 @@ def test_a_new_edit_guard_changes_exactly_the_files_that_register_edit(
     _replace_in(
         hooks,
         '  "pretooluse-edit",\n  "pretooluse-edit-header-guard",\n'
+        '  "pretooluse-write-header-guard",\n'
         '  "pretooluse-write-plan-guard",\n  "pretooluse-dependency-guard",\n'
         '  "pretooluse-eval-guard",\n]',
         '  "pretooluse-edit",\n  "pretooluse-edit-header-guard",\n'
+        '  "pretooluse-write-header-guard",\n'
         '  "pretooluse-write-plan-guard",\n  "pretooluse-dependency-guard",\n'
         '  "pretooluse-eval-guard",\n  "pretooluse-edit-secret-guard",\n]',
+    )
+    # A guard needs its detector (U008 otherwise): a data-only one, found by its content.
+    guards = project / "catalog" / "guards.toml"
+    guards.write_text(
+        guards.read_text(encoding="utf-8")
+        + '\n[pretooluse-edit-secret-guard]\ndetector = "match"\n'
+        '[[pretooluse-edit-secret-guard.rules]]\nname = "an AWS access key"\n'
+        "content = 'AKIA[0-9A-Z]{16}'\n",
+        encoding="utf-8",
     )
     _replace_in(
         hooks,
         "\n[unwired]\n",
-        '\n[guards.pretooluse-edit-secret-guard.placeholders]\npath = "config/settings.py"\n'
-        'kind = "an AWS access key"\n\n[unwired]\n',
+        '\n[guards.pretooluse-edit-secret-guard.placeholders]\nwhere = "config/settings.py"\n'
+        'found = "an AWS access key"\n\n[unwired]\n',
     )
     validate = cli("validate")
     assert (validate.code, validate.out) == (0, ""), validate.out + validate.err

@@ -78,6 +78,11 @@ Code = Literal[
     "U005",
     "U006",
     "U007",
+    "U008",
+    "U009",
+    "U010",
+    "U011",
+    "U012",
     "K001",
     "K002",
     "K003",
@@ -535,6 +540,41 @@ _CODES: tuple[CodeInfo, ...] = (
         "A guard's data refers to something that does not exist (a tool or a language).",
         "Name a registry tool and a language defined in the same table.",
         '`[...commands] Bash = "sh"` with no `languages.sh`',
+    ),
+    CodeInfo(
+        "U008",
+        "A wired guard has no table in `catalog/guards.toml`: no detector, so it can never fire.",
+        'Add its table (a `detector` and that detector\'s data; `detector = "match"` for a '
+        "guard made of paths, patterns and commands), or list the message as unwired.",
+        "`pretooluse-secrets-guard` wired on Write with no `[pretooluse-secrets-guard]`",
+    ),
+    CodeInfo(
+        "U009",
+        "A guard case file (`catalog/guard-cases/<guard>.toml`) is malformed: not TOML, a "
+        "missing or ill-typed field, an unknown guard, contract or event, a duplicate id.",
+        "Fix the named case; docs/guards.md describes the format.",
+        '`expect = "fires"` (must be "fire" or "silent")',
+    ),
+    CodeInfo(
+        "U010",
+        "A guard case disagrees with the packaged dispatcher: it fired where it must stay "
+        "silent, stayed silent where it must fire, or its advisory lacks a `says` text.",
+        "Fix the guard (its data in `catalog/guards.toml`, or its detector), or the case if "
+        "the case is wrong.",
+        "case 'grep-mentions-release' expected silent, fired",
+    ),
+    CodeInfo(
+        "U011",
+        "A wired guard with a detector has no case file, so nothing pins what it finds.",
+        "Write `catalog/guard-cases/<guard>.toml` with calls that must fire and near-misses.",
+        "`pretooluse-eval-guard` with no `catalog/guard-cases/pretooluse-eval-guard.toml`",
+    ),
+    CodeInfo(
+        "U012",
+        "A rule of a data-only (`match`) guard can never fire: it names no paths, content "
+        "pattern or command pattern.",
+        "Give the rule `paths`, `content` or `command`.",
+        '`[[...rules]] name = "a private key"` and nothing else',
     ),
     # Configuration.
     CodeInfo(

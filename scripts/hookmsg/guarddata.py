@@ -51,17 +51,32 @@ class GuardEntry(BaseModel):
     detector: str
 
 
+class CommandRule(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    match: Regex
+    manifest: Line
+
+
 class DependencyData(GuardEntry):
     lockfiles: list[Glob] = Field(min_length=1)
     manifests: dict[Glob, ManifestKind] = Field(min_length=1)
     max_changes: int = Field(3, ge=1, le=20, alias="max-changes")
+    commands: dict[Line, CommandRule] = Field(default_factory=dict)
+
+
+Delimiter = Annotated[str, StringConstraints(pattern=r"^\S{1,3}$")]
 
 
 class Language(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
     extensions: list[Extension] = Field(min_length=1)
     comment: Prefix
     primitives: dict[Line, Regex] = Field(min_length=1)
+    block_comment: list[Delimiter] = Field(
+        default_factory=list, alias="block-comment", min_length=0, max_length=2
+    )
+    strings: list[Delimiter] = Field(default_factory=list, max_length=8)
+    command_start: bool = Field(False, alias="command-start")
 
 
 class EvalData(GuardEntry):
@@ -69,6 +84,8 @@ class EvalData(GuardEntry):
         min_length=1
     )
     commands: dict[str, str] = Field(default_factory=dict)
+    interpreters: dict[Glob, str] = Field(default_factory=dict)
+    justification: Regex = r"(?i)\btrusted:"
 
 
 class EditHeaderData(GuardEntry):
@@ -93,6 +110,23 @@ class BashPlanData(GuardEntry):
 class QuestionData(GuardEntry):
     marker: Line = "(Recommended)"
     min_options: int = Field(2, ge=2, le=20, alias="min-options")
+    equal_options: Regex | None = Field(None, alias="equal-options")
+
+
+class MatchRule(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    name: Line
+    paths: list[Annotated[str, StringConstraints(pattern=r"^[^\n\r]+$", max_length=200)]] = Field(
+        default_factory=list
+    )
+    content: Regex | None = None
+    command: Regex | None = None
+
+
+class MatchData(GuardEntry):
+    """A data-only guard: rules of paths, content patterns and command patterns."""
+
+    rules: list[MatchRule] = Field(min_length=1, max_length=200)
 
 
 class CompactionData(GuardEntry):
@@ -118,8 +152,9 @@ DETECTORS: dict[str, Detector] = {
     "write-header": Detector(WriteHeaderData, frozenset({"path", "header"})),
     "edit-header": Detector(EditHeaderData, frozenset({"path", "header"})),
     "write-plan": Detector(WritePlanData, frozenset({"path", "plan"})),
-    "bash-plan": Detector(BashPlanData, frozenset({"command", "plan"})),
+    "bash-plan": Detector(BashPlanData, frozenset({"command", "plan", "action"})),
     "askuserquestion": Detector(QuestionData, frozenset({"question"})),
+    "match": Detector(MatchData, frozenset({"found", "where"})),
     "compaction": Detector(CompactionData, frozenset(), condition=True),
 }
 
@@ -127,13 +162,24 @@ DETECTORS: dict[str, Detector] = {
 def regexes(data: GuardEntry) -> list[tuple[tuple[str, ...], str]]:
     """(location, pattern) of every regular expression in one guard's data."""
     if isinstance(data, EvalData):
-        return [
+        return [(("justification",), data.justification)] + [
             (("languages", language, "primitives", name), source)
             for language, spec in data.languages.items()
             for name, source in spec.primitives.items()
         ]
     if isinstance(data, EditHeaderData):
         return [(("header",), data.header)]
+    if isinstance(data, QuestionData):
+        return [(("equal-options",), data.equal_options)] if data.equal_options else []
+    if isinstance(data, DependencyData):
+        return [(("commands", name, "match"), rule.match) for name, rule in data.commands.items()]
+    if isinstance(data, MatchData):
+        return [
+            (("rules", str(index), key), source)
+            for index, rule in enumerate(data.rules)
+            for key, source in (("content", rule.content), ("command", rule.command))
+            if source is not None
+        ]
     if isinstance(data, BashPlanData):
         return [(("commands", name), source) for name, source in data.commands.items()]
     return []

@@ -255,6 +255,8 @@ def _validate_workspace(workspace: Workspace) -> list[Diagnostic]:
         skills_display=project.relative(project.catalog_file("skills.toml")),
         skill_index_budget=project.settings.skill_index_budget,
         delivered_cap=project.settings.delivered_cap,
+        guard_cases=project.catalog_dir / "guard-cases",
+        guard_cases_display=project.relative(project.catalog_dir / "guard-cases"),
     )
     found = [*workspace.diagnostics, *check_project(facts)]
     return sort_diagnostics(found)

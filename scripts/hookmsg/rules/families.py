@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from hookmsg.catalogue import PartialCatalogue
 from hookmsg.diagnostics import Diagnostic
@@ -42,6 +43,9 @@ class ProjectFacts:
     skill_index_budget: int
     # The cap on what a harness reads per call (`delivered-cap`).
     delivered_cap: int = 10_000
+    # The guard case files (`catalog/guard-cases/`) and that folder as shown (None: none).
+    guard_cases: Path | None = None
+    guard_cases_display: str = ""
 
 
 def messages(facts: ProjectFacts) -> list[Diagnostic]:
@@ -77,7 +81,7 @@ def wiring(facts: ProjectFacts) -> list[Diagnostic]:
 
 
 def guard_references(facts: ProjectFacts) -> list[Diagnostic]:
-    """U005, U006: each guard data table names a wired message of the right kind."""
+    """U005, U006, U008: guard data tables and wired guards name each other."""
     from hookmsg.rules.guards import check_references
 
     catalogue = facts.catalogue
@@ -85,7 +89,11 @@ def guard_references(facts: ProjectFacts) -> list[Diagnostic]:
     if catalogue.registry is None or facts.names is None or guards is None or not guards.text:
         return []
     return check_references(
-        guards, catalogue.registry, catalogue.registry_display, set(facts.names)
+        guards,
+        catalogue.registry,
+        catalogue.registry_display,
+        set(facts.names),
+        catalogue.registry_text,
     )
 
 
@@ -133,6 +141,19 @@ def envelope_cap(facts: ProjectFacts) -> list[Diagnostic]:
     return envelope.check(catalogue.registry, catalogue.harnesses, messages, facts.delivered_cap)
 
 
+def guard_case_files(facts: ProjectFacts) -> list[Diagnostic]:
+    """U009: every guard case file reads as cases for a wired guard, a harness contract and
+    a registry event (the guard_cases task then runs them through the dispatcher)."""
+    from hookmsg.rules.guard_cases import check_folder
+
+    catalogue = facts.catalogue
+    if facts.guard_cases is None or catalogue.registry is None or catalogue.harnesses is None:
+        return []
+    return check_folder(
+        facts.guard_cases, facts.guard_cases_display, catalogue.registry, catalogue.harnesses
+    )
+
+
 Family = Callable[[ProjectFacts], list[Diagnostic]]
 # Every project-level rule family, in the order it runs.
 FAMILIES: tuple[Family, ...] = (
@@ -142,6 +163,7 @@ FAMILIES: tuple[Family, ...] = (
     contract,
     skill_index_budget,
     envelope_cap,
+    guard_case_files,
 )
 
 

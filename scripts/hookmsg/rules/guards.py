@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from hookmsg.catalogue import HookRegistry
 from hookmsg.codes import Code
 from hookmsg.diagnostics import Diagnostic
-from hookmsg.guarddata import DETECTORS, EvalData, GuardEntry, LoadedGuards, regexes
+from hookmsg.guarddata import DETECTORS, EvalData, GuardEntry, LoadedGuards, MatchData, regexes
 from hookmsg.regexcheck import nested_quantifier
 from hookmsg.tomlpos import locate
 from hookmsg.vocabulary import TOOLS
@@ -73,15 +73,59 @@ def check_entry(
                         f"'{name}': tool '{tool}' is read as undefined language '{language}'",
                     )
                 )
+        for program, language in data.interpreters.items():
+            if language not in data.languages:
+                found.append(
+                    at(
+                        ("interpreters", program),
+                        "U007",
+                        f"'{name}': interpreter '{program}' is read as undefined language "
+                        f"'{language}'",
+                    )
+                )
+    if isinstance(data, MatchData):
+        found += [
+            at(
+                ("rules",),
+                "U012",
+                f"'{name}': rule '{rule.name}' names no paths, content or command",
+            )
+            for rule in data.rules
+            if not rule.paths and rule.content is None and rule.command is None
+        ]
     return (data if not found else None), found
 
 
+def dead_guards(
+    raw: dict[str, Any], registry: HookRegistry, registry_text: str, registry_display: str
+) -> list[Diagnostic]:
+    """U008: a wired guard with no table in the guard data has no detector: it would ship
+    dead, silent on every call (the dispatcher says so only at run time)."""
+    wired = registry.wired_names()
+    return [
+        Diagnostic(
+            registry_display,
+            locate(registry_text, ("guards", name)),
+            1,
+            "U008",
+            f"guard '{name}' has no table in catalog/guards.toml, so no detector: it would never "
+            "fire; add `[" + name + ']` with a `detector` ("match" for paths, patterns and '
+            "commands) and its data",
+        )
+        for name in sorted(registry.guards)
+        if name in wired and name not in raw
+    ]
+
+
 def check_references(
-    loaded: LoadedGuards, registry: HookRegistry, registry_display: str, messages: set[str]
+    loaded: LoadedGuards,
+    registry: HookRegistry,
+    registry_display: str,
+    messages: set[str],
+    registry_text: str = "",
 ) -> list[Diagnostic]:
     """U005, U006: each table names a wired message of the right kind, and the placeholders
-    its detector fills are those the registry declares. (A wired guard without a table is
-    allowed: it is a guard whose detection is not written yet, and it stays silent.)"""
+    its detector fills are those the registry declares; U008: every wired guard has one."""
     found: list[Diagnostic] = []
     text, display = loaded.text, loaded.display
     try:
@@ -89,6 +133,7 @@ def check_references(
     except tomllib.TOMLDecodeError:
         return []
     wired = registry.wired_names()
+    found += dead_guards(raw, registry, registry_text, registry_display)
     for name, table in raw.items():
         detector = table.get("detector") if isinstance(table, dict) else None
         spec = DETECTORS.get(detector) if isinstance(detector, str) else None

@@ -27,6 +27,7 @@ DETECTORS: dict[str, str] = {
     "write-plan": "plans",
     "bash-plan": "plans",
     "askuserquestion": "questions",
+    "match": "match",
     "compaction": "compaction",
 }
 
@@ -37,8 +38,9 @@ PLACEHOLDERS: dict[str, tuple[str, ...]] = {
     "write-header": ("header", "path"),
     "edit-header": ("header", "path"),
     "write-plan": ("path", "plan"),
-    "bash-plan": ("command", "plan"),
+    "bash-plan": ("action", "command", "plan"),
     "askuserquestion": ("question",),
+    "match": ("found", "where"),
     "compaction": (),
 }
 

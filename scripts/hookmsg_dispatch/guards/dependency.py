@@ -5,6 +5,9 @@ Data: `manifests` (file-name glob -> manifest kind), `lockfiles` (file-name glob
 fires only when its dependency entries differ before and after the call: for a Write the
 file on disk is "before"; for an edit the file on disk with the edit applied is "after"
 (when the edit cannot be placed, its old and new text are compared line by line).
+A shell command fires when a `commands` rule matches one of its simple commands (`npm
+install lodash`, `uv add httpx`, `cargo add serde`, `go get ...`), or when it redirects into
+a manifest or lockfile (`echo "requests==2.32" >> requirements.txt`).
 """
 
 from __future__ import annotations
@@ -143,8 +146,56 @@ def _diff(before: Entries, after: Entries) -> list[str]:
     return describe(before, after) if before != after else []
 
 
+def _written_names(text: str) -> list[str]:
+    """The files a simple command writes: by redirection (`>`, `>>`, `2>`), `tee`, an
+    in-place `sed -i` or `perl -pi`, or as the destination of `mv` and `cp`."""
+    words = text.split()
+    found: list[str] = []
+    for index, word in enumerate(words):
+        at = word.rfind(">")
+        if at < 0 or word.startswith(("->", "=>")):
+            continue
+        target = word[at + 1 :]
+        if not target and index + 1 < len(words):
+            target = words[index + 1]
+        if target and not target.startswith("&"):
+            found.append(target)
+    program = words[0].rsplit("/", 1)[-1] if words else ""
+    if program == "tee" or (
+        program in ("sed", "perl") and any(w.startswith("-i") or w == "-pi" for w in words)
+    ):
+        found += [word for word in words[1:] if not word.startswith("-")]  # edited in place
+    elif program in ("mv", "cp") and len(words) > 2:
+        found.append(words[-1])  # the destination
+    return [name.strip("\"'") for name in found]
+
+
+def _command(command: str, data: Mapping[str, Any], globs: list[str]) -> dict[str, str] | None:
+    """A shell command that changes dependencies: a package manager's add or remove, or a
+    redirection into a manifest or lockfile. Linear: each rule is matched at the start of
+    each simple command (see `guards.shell`)."""
+    from hookmsg_dispatch.guards.common import cap, pattern
+    from hookmsg_dispatch.guards.shell import commands
+
+    rules = [
+        (rule["match"], rule.get("manifest", ""))
+        for rule in table(data, "commands").values()
+        if isinstance(rule, dict) and isinstance(rule.get("match"), str)
+    ]
+    for simple in commands(command):
+        for source, manifest in rules:
+            if pattern(source, 0).match(simple.text) is not None:
+                return {"path": str(manifest), "change": cap(simple.text)}
+        for written in _written_names(simple.text):
+            if _matches(written.rsplit("/", 1)[-1], globs) or _matches(written, globs):
+                return {"path": written, "change": cap(simple.text)}
+    return None
+
+
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     lockfiles = strings(data, "lockfiles")
+    if call.command is not None and call.command.strip():
+        return _command(call.command, data, [*lockfiles, *table(data, "manifests")])
     kinds = {k: v for k, v in table(data, "manifests").items() if isinstance(v, str)}
     limit = max(1, int(number(data, "max-changes", 3)))
     read_limit = int(number(data, "max-file-bytes", MAX_READ_BYTES))

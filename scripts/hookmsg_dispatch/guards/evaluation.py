@@ -1,10 +1,16 @@
 """The eval guard: dynamic evaluation or unsafe deserialisation in added text or a command.
 
-Data: `languages` (name -> `extensions`, `comment` prefix, `primitives`: display name ->
-regular expression) and `commands` (tool -> language, e.g. Bash -> shell). A file's language
-follows its extension; only lines the call adds are scanned (for a Write over an existing
-file, lines already on disk are not new), whole-line and trailing comments are skipped.
-Only the patterns of the one language in play are compiled.
+Data: `languages` (name -> `extensions`, `comment` prefix, optional `block-comment` pair and
+`strings` delimiters, `primitives`: display name -> regular expression, and `command-start`
+for a shell, whose primitives are matched at the start of each simple command and pipeline),
+`commands` (tool -> language, e.g. Bash -> shell), `interpreters` (program -> language: the
+code of a `python -c` / `node -e` one-liner is read as that language) and `justification`
+(a pattern that, in a comment on the primitive's line or the line above, marks it reviewed).
+
+A file's language follows its extension; only lines the call adds are scanned (for a Write
+over an existing file, lines already on disk are not new). Text inside string literals,
+docstrings and comments is not code: one linear pass per text sorts code from the rest.
+Only the patterns of the languages in play are compiled.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from hookmsg_dispatch.guards.common import (
     extension,
     pattern,
     project_changes,
+    strings,
     table,
 )
 
@@ -26,6 +33,11 @@ if TYPE_CHECKING:
     from hookmsg_dispatch.project import Project
 
 COMMAND_SHOWN = 80  # characters of the command line an advisory quotes as the location
+DEFAULT_JUSTIFICATION = r"(?i)\btrusted:"
+# A string literal this short and plain is kept as code: `exec.Command("sh", "-c", x)`.
+_KEPT_LITERAL = 16
+# Options after which an interpreter's next argument is the code it runs.
+_CODE_OPTIONS = ("-c", "-e", "-E", "-r", "--eval", "-p", "--print", "-Command", "-command")
 
 
 def _language_for(languages: dict[str, Any], ext: str) -> dict[str, Any] | None:
@@ -35,84 +47,226 @@ def _language_for(languages: dict[str, Any], ext: str) -> dict[str, Any] | None:
     return None
 
 
-def _in_comment(line: str, start: int, prefix: str) -> bool:
-    """Is position `start` of `line` inside a comment that begins with `prefix`?"""
-    if not prefix:
-        return False
-    quote = ""
-    index = 0
-    while index < start:
-        char = line[index]
-        if quote:
-            if char == "\\":
-                index += 1
-            elif char == quote:
-                quote = ""
-        elif char in "\"'`":
-            quote = char
-        elif line.startswith(prefix, index) and (index == 0 or line[index - 1] in " \t;"):
-            return True
-        index += 1
-    return False
+def _plain(literal: str) -> bool:
+    return len(literal) <= _KEPT_LITERAL and all(c.isalnum() or c in "._-/" for c in literal)
 
 
-def _first(lines: list[tuple[int, str]], spec: dict[str, Any]) -> tuple[str, int] | None:
-    """(primitive, line number) of the first primitive in `lines`, outside comments."""
-    primitives = spec.get("primitives", {})
+def split_code(text: str, spec: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(code, comment) of each line of `text`: string literals emptied (short plain ones
+    kept), line and block comments moved to the comment part. One pass, linear."""
     prefix = spec.get("comment", "")
-    compiled = [
+    block = strings(spec, "block-comment")
+    opener, closer = (block[0], block[1]) if len(block) == 2 else ("", "")
+    delimiters = sorted(strings(spec, "strings"), key=len, reverse=True)
+    lines: list[tuple[str, str]] = []
+    code: list[str] = []
+    comment: list[str] = []
+    literal: list[str] = []
+    state, closing = "", ""  # "" code, "block", "string" (ended by `closing`)
+    index, size = 0, len(text)
+    while index < size:
+        char = text[index]
+        if char == "\n":
+            if state == "string" and len(closing) == 1 and closing != "`":
+                state = ""  # an unterminated one-line string ends with its line
+            lines.append(("".join(code), "".join(comment)))
+            code, comment = [], []
+            index += 1
+            continue
+        if state == "block":
+            if text.startswith(closer, index):
+                state, index = "", index + len(closer)
+                continue
+            comment.append(char)
+        elif state == "string":
+            if char == "\\":
+                literal.append(text[index : index + 2])
+                index += 2
+                continue
+            if text.startswith(closing, index):
+                kept = "".join(literal)
+                # An interpolating literal (`${x}`, `#{x}`) keeps that mark: it builds text.
+                mark = "${}" if "${" in kept else "#{}" if "#{" in kept else ""
+                code.append((kept if _plain(kept) else mark) + closing)
+                state, index = "", index + len(closing)
+                continue
+            literal.append(char)
+        elif opener and text.startswith(opener, index):
+            state, index = "block", index + len(opener)
+            continue
+        elif (
+            prefix
+            and text.startswith(prefix, index)
+            and (prefix != "#" or index == 0 or text[index - 1] in " \t;({")
+        ):
+            end = text.find("\n", index)
+            end = size if end < 0 else end
+            comment.append(text[index:end])
+            index = end
+            continue
+        else:
+            quote = next((d for d in delimiters if text.startswith(d, index)), "")
+            if quote:
+                code.append(quote)
+                state, closing, literal = "string", quote, []
+                index += len(quote)
+                continue
+            code.append(char)
+        index += 1
+    lines.append(("".join(code), "".join(comment)))
+    return lines
+
+
+def _compiled(spec: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    primitives = table(spec, "primitives")
+    return [
         (name, pattern(source)) for name, source in primitives.items() if isinstance(source, str)
     ]
-    for number, line in lines:
-        if prefix and line.lstrip().startswith(prefix):
+
+
+def _justified(lines: list[tuple[str, str]], number: int, justification: Any) -> bool:
+    """Is there a justification comment on line `number` (0-based) or the line above?"""
+    return any(
+        0 <= at < len(lines) and justification.search(lines[at][1]) is not None
+        for at in (number, number - 1)
+    )
+
+
+def first_in_code(
+    text: str, spec: Mapping[str, Any], wanted: set[int] | None, justification: Any
+) -> tuple[str, int] | None:
+    """(primitive, 0-based line) of the first unjustified primitive in the code of `text`,
+    looking only at the lines in `wanted` (None: all)."""
+    lines = split_code(text, spec)
+    compiled = _compiled(spec)
+    for number, (code, _) in enumerate(lines):
+        if (wanted is not None and number not in wanted) or not code.strip():
             continue
         for name, regex in compiled:
-            for match in regex.finditer(line):
-                if not _in_comment(line, match.start(), prefix):
-                    return name, number
+            if regex.search(code) is not None and not _justified(lines, number, justification):
+                return name, number
     return None
 
 
-def _added_lines(
-    project: Project, relative: str, change: FileChange
-) -> tuple[list[tuple[int, str]], bool]:
-    """The lines the change adds, numbered as in the file when that is known."""
+def _one_liner(
+    text: str, data: Mapping[str, Any], languages: Mapping[str, Any], justification: Any
+) -> str | None:
+    """What a `python -c '...'` (`node -e`, `ruby -e`, `perl -e`) one-liner runs that counts."""
+    word, _, rest = text.partition(" ")
+    program = word.rsplit("/", 1)[-1].removesuffix(".exe").rstrip("0123456789.")
+    language = table(data, "interpreters").get(program)
+    spec = languages.get(language) if isinstance(language, str) else None
+    if not isinstance(spec, dict):
+        return None
+    words = rest.split(" ")
+    option = next((w for w in words[:8] if w in _CODE_OPTIONS), None)
+    if option is None:
+        return None
+    from hookmsg_dispatch.guards.shell import first_word
+
+    code = first_word(rest.split(option, 1)[1].strip())[0]
+    quote = code[:1]
+    if quote in "\"'" and code.endswith(quote) and len(code) > 1:
+        code = code[1:-1]
+    if "$" in code and quote != "'":
+        return f"{word} {option} with interpolated code"
+    found = first_in_code(code.replace("\\n", "\n"), spec, None, justification)
+    return f"{found[0]} in {word} {option}" if found is not None else None
+
+
+def _shell_command(
+    command: str, spec: Mapping[str, Any], data: Mapping[str, Any], justification: Any
+) -> tuple[str, str] | None:
+    """(primitive, command shown) for a shell command line: each pattern at the start of
+    each simple command and pipeline, and the code of interpreter one-liners. Linear."""
+    from hookmsg_dispatch.guards.shell import commands, pipelines
+
+    compiled = _compiled(spec)
+    languages = table(data, "languages")
+    justified = justification.search(command) is not None and "#" in command
+    pieces = [c.text for c in commands(command)] + pipelines(command)
+    for piece in pieces:
+        for name, regex in compiled:
+            if regex.match(piece) is not None and not justified:
+                return name, _shown(piece)
+        found = _one_liner(piece, data, languages, justification)
+        if found is not None and not justified:
+            return found, _shown(piece)
+    return None
+
+
+def _line_of(command: str, piece: str) -> str:
+    """The command line (of a multi-line command) holding `piece`, as the location."""
+    at = command.find(piece.rstrip("…"))
+    if at < 0:
+        return piece
+    start = command.rfind("\n", 0, at) + 1
+    end = command.find("\n", at)
+    return _shown(command[start : end if end >= 0 else len(command)])
+
+
+def _shown(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= COMMAND_SHOWN else line[: COMMAND_SHOWN - 1] + "…"
+
+
+def _added(project: Project, relative: str, change: FileChange) -> tuple[set[int], int, bool]:
+    """The 0-based lines of `change.after` the call adds, the file line of its first line,
+    and whether that placement is known."""
     new = change.after.split("\n")
     if change.created or (change.created is None and change.before is None):
         disk = project.read_text(relative, MAX_READ_BYTES)
         old = set(disk.split("\n")) if disk else set()
-        return [(n, line) for n, line in enumerate(new, 1) if line not in old], True
+        return {n for n, line in enumerate(new) if line not in old}, 0, True
     old = set((change.before or "").split("\n"))
     disk = project.read_text(relative, MAX_READ_BYTES)
     base, placed = 0, False
     if disk is not None and change.before and change.before in disk:
         base, placed = disk[: disk.index(change.before)].count("\n"), True
-    return [(base + n, line) for n, line in enumerate(new, 1) if line not in old], placed
+    return {n for n, line in enumerate(new) if line not in old}, base, placed
 
 
-def _command_line(lines: list[tuple[int, str]], number: int) -> str:
-    """The command line the primitive is on, as the location: short enough to quote."""
-    line = lines[number - 1][1].strip() if 0 < number <= len(lines) else ""
-    return line if len(line) <= COMMAND_SHOWN else line[: COMMAND_SHOWN - 1] + "…"
+def _file_change(
+    spec: Mapping[str, Any],
+    data: Mapping[str, Any],
+    text: str,
+    wanted: set[int],
+    justification: Any,
+) -> tuple[str, int] | None:
+    if spec.get("command-start") is True:
+        for number, line in enumerate(text.split("\n")):
+            if number in wanted:
+                found = _shell_command(line, spec, data, justification)
+                if found is not None:
+                    return found[0], number
+        return None
+    return first_in_code(text, spec, wanted, justification)
 
 
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     languages = table(data, "languages")
+    source = data.get("justification")
+    justification = pattern(source if isinstance(source, str) else DEFAULT_JUSTIFICATION)
     if call.command is not None and call.tool is not None:
         language = table(data, "commands").get(call.tool)
         spec = languages.get(language) if isinstance(language, str) else None
         if isinstance(spec, dict):
-            lines = list(enumerate(call.command.split("\n"), 1))
-            found = _first(lines, spec)
-            if found is not None:
-                return {"primitive": found[0], "location": _command_line(lines, found[1])}
+            if spec.get("command-start") is True:
+                shell = _shell_command(call.command, spec, data, justification)
+                if shell is not None:
+                    return {"primitive": shell[0], "location": _line_of(call.command, shell[1])}
+            else:
+                found = first_in_code(call.command, spec, None, justification)
+                if found is not None:
+                    line = call.command.split("\n")[found[1]]
+                    return {"primitive": found[0], "location": _shown(line)}
     for project, relative, change in project_changes(call, root):
         spec = _language_for(languages, extension(relative))
         if spec is None:
             continue
-        lines, placed = _added_lines(project, relative, change)
-        found = _first(lines, spec)
-        if found is not None:
-            where = f"{relative}:{found[1]}" if placed else relative
-            return {"primitive": found[0], "location": where}
+        wanted, base, placed = _added(project, relative, change)
+        hit = _file_change(spec, data, change.after, wanted, justification)
+        if hit is not None:
+            where = f"{relative}:{base + hit[1] + 1}" if placed else relative
+            return {"primitive": hit[0], "location": where}
     return None

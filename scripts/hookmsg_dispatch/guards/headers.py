@@ -4,7 +4,10 @@ Data: `header` (a regular expression a header line matches, e.g. `SPDX-License-I
 `kinds` (file extension -> that kind's comment prefix), `max-levels` (how many folders up the
 sibling search goes, bounded by the project root). A header line is a line that starts with
 the kind's comment prefix and matches `header`; a file "starts with" one when it is its first
-line after a shebang and an encoding declaration.
+line after a shebang and an encoding declaration. A new file fires when it does not start
+with the header its nearest sibling carries: none at all, or a different one (another
+licence id). A file is new when written by Write, a patch's Add File, or an Edit with an
+empty `old_string` of a path that does not exist; an empty new file needs no header.
 """
 
 from __future__ import annotations
@@ -87,9 +90,17 @@ def _sibling_header(
 
 
 def _creates(project: Project, relative: str, change: FileChange) -> bool:
-    if change.created is False or (change.created is None and change.before is not None):
+    """Does the change create the file? A Write, a patch's Add File, or an Edit whose old
+    text is empty (Claude Code creates the file then), of a path that does not exist yet."""
+    if change.before:
+        return False
+    if change.before is None and change.created is not True:
         return False
     return not os.path.lexists(project.path_of(relative))
+
+
+def _same(found: str, expected: str) -> bool:
+    return found.split() == expected.split()
 
 
 def _write_header(call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
@@ -101,12 +112,13 @@ def _write_header(call: Call, data: Mapping[str, Any], root: str) -> dict[str, s
     for project, relative, change in project_changes(call, root):
         ext = extension(relative)
         prefix = kinds.get(ext)
-        if not isinstance(prefix, str) or not _creates(project, relative, change):
+        if not isinstance(prefix, str) or not change.after.strip():
+            continue  # an empty file (`__init__.py`) carries no header
+        if not _creates(project, relative, change):
             continue
-        if leading_header(change.after, prefix, header) is not None:
-            continue
+        found = leading_header(change.after, prefix, header)
         expected = _sibling_header(project, relative, (ext, prefix, header), levels)
-        if expected is not None:
+        if expected is not None and (found is None or not _same(found, expected)):
             return {"path": relative, "header": expected}
     return None
 

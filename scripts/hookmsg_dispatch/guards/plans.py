@@ -4,8 +4,9 @@ A plan is in force when one of the data's `plans` locations (project-relative, f
 wins) is a readable file in the project. A file change is covered when the plan names its
 project-relative path or one of its parent folders (a folder may be written `src`, `src/` or
 `src/**`); the plan file itself and the `exempt` notes files are always covered. A command is
-covered when the plan names the matched command (`commands`: name -> regular expression),
-e.g. "git push".
+covered when the plan names each matched action (`commands`: name -> regular expression
+matched at the start of a simple command), e.g. "git push": the name the advisory shows as
+`action`, so adding exactly that name to the plan silences the guard.
 """
 
 from __future__ import annotations
@@ -47,14 +48,35 @@ def names_path(plan: str, path: str) -> bool:
     """Does the plan text name `path` as a path (not as part of a longer one)?"""
     import re
 
-    regex = r"(?<![\w./-])(?:\./)?" + re.escape(path) + r"(?:/\**)?(?![\w./-])"
+    # A full stop or comma may end the sentence the path closes (`... src/x.py.`).
+    name = re.escape(path)
+    if "/" not in path and "." not in path:
+        # A bare word (`tests`, `src`) is a path only written as one: `tests/` or `tests`
+        # in backticks; the word in prose ("add tests") names no folder.
+        end = r"(?![\w/*-]|\.[\w/-])"
+        regex = r"(?<![\w./-])(?:\./)?" + name + r"/\**" + end + r"|`(?:\./)?" + name + r"/?`"
+        return re.search(regex, plan) is not None
+    regex = r"(?<![\w./-])(?:\./)?" + name + r"(?:/\**)?(?![\w/*-]|\.[\w/-])"
     return re.search(regex, plan) is not None
 
 
-def covered(plan: str, relative: str) -> bool:
-    """Is the file, or one of its parent folders, named in the plan?"""
+def globs_in(plan: str) -> list[str]:
+    """The glob patterns a plan names (`src/**/*.py`, `tests/*`), sentence ends trimmed."""
+    import re
+
+    found = re.findall(r"(?<![\w./*-])[\w./-]*\*[\w./*-]*", plan)
+    return [glob.rstrip(".,;:") for glob in found if glob.strip("*./")]
+
+
+def covered(plan: str, relative: str, globs: list[str] | None = None) -> bool:
+    """Is the file, or one of its parent folders, named in the plan, or matched by a glob
+    the plan names?"""
     parts = relative.split("/")
-    return any(names_path(plan, "/".join(parts[:end])) for end in range(len(parts), 0, -1))
+    if any(names_path(plan, "/".join(parts[:end])) for end in range(len(parts), 0, -1)):
+        return True
+    import fnmatch
+
+    return any(fnmatch.fnmatchcase(relative, glob) for glob in globs or ())
 
 
 def names_command(plan: str, name: str) -> bool:
@@ -68,6 +90,7 @@ def names_command(plan: str, name: str) -> bool:
 def _write_plan(call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     exempt = set(strings(data, "exempt") if "exempt" in data else DEFAULT_EXEMPT)
     plan: tuple[str, str] | None = None
+    globs: list[str] | None = None
     for project, relative, _change in project_changes(call, root):
         if plan is None:
             plan = plan_in_force(project, strings(data, "plans"))
@@ -75,30 +98,59 @@ def _write_plan(call: Call, data: Mapping[str, Any], root: str) -> dict[str, str
                 return None
         if relative == plan[0] or relative in exempt:
             continue
-        if not covered(plan[1], relative):
+        if globs is None:
+            globs = globs_in(plan[1])
+        if not covered(plan[1], relative, globs):
             return {"path": relative, "plan": plan[0]}
     return None
+
+
+def matched_actions(command: str, commands: Mapping[str, Any]) -> list[str]:
+    """The names (`git push`, `terraform apply`) of the state-changing commands in `command`.
+
+    Each pattern is matched at the start of each simple command (see `guards.shell`), so a
+    read-only program that merely mentions a release word never counts. Linear time.
+    """
+    from hookmsg_dispatch.guards.shell import commands as simple_commands
+
+    compiled = [
+        (name, pattern(source, 0)) for name, source in commands.items() if isinstance(source, str)
+    ]
+    found: list[str] = []
+    for simple in simple_commands(command):
+        for name, regex in compiled:
+            if name not in found and regex.match(simple.text) is not None:
+                found.append(name)
+    return found
+
+
+def unnamed(plan: str, actions: list[str]) -> list[str]:
+    """The actions the plan does not name, longest first, without one a longer one implies
+    (a plan naming `git push --force` names `git push`)."""
+    missing = [name for name in actions if not names_command(plan, name)]
+    missing.sort(key=lambda name: (-len(name), name))
+    kept: list[str] = []
+    for name in missing:
+        if not any(names_command(longer, name) for longer in kept):
+            kept.append(name)
+    return kept
 
 
 def _bash_plan(call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     command = call.command
     if not command or not command.strip():
         return None
-    commands = table(data, "commands")
-    matched = [
-        name
-        for name, source in commands.items()
-        if isinstance(source, str) and pattern(source).search(command) is not None
-    ]
-    if not matched:
+    actions = matched_actions(command, table(data, "commands"))
+    if not actions:
         return None
     project = project_of(call, root)
     plan = plan_in_force(project, strings(data, "plans")) if project is not None else None
     if plan is None:
         return None
-    if all(names_command(plan[1], name) for name in matched):
+    missing = unnamed(plan[1], actions)
+    if not missing:
         return None
-    return {"command": cap(command), "plan": plan[0]}
+    return {"command": cap(command), "plan": plan[0], "action": " and ".join(missing)}
 
 
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:

@@ -3,12 +3,14 @@
 Claude Code's AskUserQuestion input is `{"questions": [{"question": str, "header": str,
 "options": [{"label": str, "description": str}], "multiSelect": bool}]}`. Data: `marker`
 (the suffix of a recommended option's label, "(Recommended)") and `min-options` (how many
-options make a question a choice, 2).
+options make a question a choice, 2). The marker counts in any letter case, anywhere in a
+label. `equal-options`: a pattern that, in the question text, says that no option is
+better (the procedure's one alternative to marking one): then the guard is silent.
 """
 
 from __future__ import annotations
 
-from hookmsg_dispatch.guards.common import cap, number
+from hookmsg_dispatch.guards.common import cap, number, pattern
 
 TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
@@ -37,14 +39,21 @@ def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dic
     if not isinstance(marker, str) or not marker:
         return None
     least = int(number(data, "min-options", 2))
+    wanted = marker.casefold()
+    equal = data.get("equal-options")
     for question in _questions(call):
         if not isinstance(question, dict):
             continue
         options = question.get("options")
         if not isinstance(options, list) or len(options) < least:
             continue
-        if any(_label(option).strip().endswith(marker) for option in options):
+        # The marker in any letter case, anywhere in a label ("Postgres (recommended)",
+        # "(Recommended) Postgres"): the advisory would be untrue saying none is marked.
+        if any(wanted in _label(option).casefold() for option in options):
             continue
         text = question.get("question")
-        return {"question": cap(text if isinstance(text, str) else "")}
+        text = text if isinstance(text, str) else ""
+        if isinstance(equal, str) and equal and pattern(equal).search(text) is not None:
+            continue  # the question says why no option is better, as the procedure allows
+        return {"question": cap(text)}
     return None

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Precision and recall of every guard, measured through the packaged dispatcher.
+
+Each corpus is a folder of guard case files (the format of `catalog/guard-cases/`, see
+docs/guards.md): the shipped cases under `catalog/guard-cases/`, and the independent
+held-out corpus under `tests/guard_holdout/` when it is present (written by someone who
+never read the guard code; measured, never tuned against). Each corpus is reported on its
+own: per guard, the cases, precision (of the calls it fired on, how many it had to) and
+recall (of the calls it had to fire on, how many it did), and every disagreement.
+
+Usage: python scripts/guard_precision.py [--target 0.95] [FOLDER ...]
+`scripts/bench.py` runs the same measurement as its last section.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+CORPORA = ("catalog/guard-cases", "tests/guard_holdout")
+TARGET = 0.95
+
+
+def measure(folders: Sequence[Path], target: float = TARGET, verbose: bool = True) -> bool:
+    """Print each corpus's figures; True when every guard meets `target` on every corpus."""
+    from hookmsg.guard_cases import Score, run_folder, write_install_root
+
+    met = True
+    with tempfile.TemporaryDirectory(prefix="hookmsg-precision-") as temporary:
+        root = write_install_root(REPO, Path(temporary))
+        for folder in folders:
+            if not folder.is_dir():
+                print(f"guard precision: {folder} absent, not measured")
+                continue
+            shown = (
+                folder.relative_to(REPO).as_posix() if folder.is_relative_to(REPO) else str(folder)
+            )
+            result = run_folder(folder, shown, root)
+            total = Score()
+            print(f"guard precision and recall on {shown} (target {target:.2f} each):")
+            for guard, score in sorted(result.scores.items()):
+                ok = score.precision >= target and score.recall >= target
+                met = met and ok
+                print(
+                    f"  {guard:<42} {score.cases:>4} cases  precision {score.precision:.3f}"
+                    f"  recall {score.recall:.3f}  {'ok' if ok else 'MISSED'}"
+                )
+                for name in ("fire_fired", "fire_silent", "silent_fired", "silent_silent"):
+                    setattr(total, name, getattr(total, name) + getattr(score, name))
+            print(
+                f"  {'all guards':<42} {total.cases:>4} cases  precision {total.precision:.3f}"
+                f"  recall {total.recall:.3f}"
+            )
+            if verbose:
+                for diagnostic in result.diagnostics:
+                    print(f"    {diagnostic.render()}")
+    return met
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("folders", nargs="*", type=Path, help="corpora (default: both)")
+    parser.add_argument("--target", type=float, default=TARGET)
+    args = parser.parse_args(argv)
+    folders = [f.resolve() for f in args.folders] or [REPO / name for name in CORPORA]
+    met = measure(folders, args.target)
+    print("guard targets met" if met else "some guard targets missed")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
