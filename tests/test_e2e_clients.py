@@ -36,7 +36,7 @@ def folder_name(client: dict[str, str]) -> str:
 def present(cache: Path, client: dict[str, str], version: str | None = None) -> Path:
     """Lay out a cached client as the script leaves one: its folder, marker, executable."""
     folder = cache / folder_name(client)
-    binary = folder / "node_modules" / ".bin" / client["bin"]
+    binary = folder / client.get("run", f"node_modules/.bin/{client['bin']}")
     binary.parent.mkdir(parents=True)
     binary.write_text("#!/bin/sh\necho cached\n", encoding="utf-8")
     binary.chmod(0o755)
@@ -52,11 +52,22 @@ def no_npm_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return {"PATH": str(empty), "HOME": str(tmp_path / "home"), **extra}
 
 
-def test_the_pins_are_exact_versions_of_the_three_clients() -> None:
+def test_the_pins_are_exact_versions_of_the_nine_clients() -> None:
     clients = {c["harness"]: c for c in PINS["clients"]}
-    assert set(clients) == {"claude-code-engine", "codex", "qwen-code"}
+    assert set(clients) == {
+        "claude-code-engine",
+        "codex",
+        "qwen-code",
+        "copilot",
+        "codebuddy",
+        "oh-my-pi",
+        "pi",
+        "gemini-cli",
+        "factory-droid",
+    }
     for client in clients.values():
-        assert all(part.isdigit() for part in client["version"].split(".")), client
+        for version in (client["version"], client.get("reports", "0")):
+            assert all(part.isdigit() for part in version.split(".")), client
 
 
 def test_a_second_run_with_the_cache_present_installs_nothing_and_says_so(tmp_path: Path) -> None:
@@ -121,9 +132,15 @@ def test_the_cache_folder_follows_the_environment(tmp_path: Path) -> None:
 
 
 def test_the_harness_facts_name_the_versions_the_end_to_end_tests_pin() -> None:
-    """catalog/harnesses.toml's `checked` version of each tested harness is the pin, so a
-    new pin (re-run against the new client) and the facts move together."""
+    """catalog/harnesses.toml's `checked` version of each tested harness is the pin (the
+    version the client reports, where its package has another), so a new pin (re-run
+    against the new client) and the facts move together; and a harness checked against a
+    client version is one the end-to-end tier runs."""
     facts = tomllib.loads((REPO / "catalog" / "harnesses.toml").read_text(encoding="utf-8"))
     checked = {h["id"]: h.get("checked") for h in facts["harnesses"]}
     for client in PINS["clients"]:
-        assert checked.get(client["harness"]) == client["version"], client
+        assert checked.get(client["harness"]) == client.get("reports", client["version"]), client
+    pinned = {client["harness"] for client in PINS["clients"]}
+    # The plugin install is Claude Code's, the same client as the engine install.
+    live = {harness for harness, version in checked.items() if version} - {"claude-code-plugin"}
+    assert live == pinned

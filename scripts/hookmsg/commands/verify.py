@@ -89,4 +89,7 @@ def verify(
         return EXIT_FINDINGS
     note(f"{settings.display}: hookmsg registration present and current")
     note(f"install root {root}: complete")
+    registration = harness.registration
+    if registration is not None and registration.install_note:
+        note(registration.install_note)  # present and current, yet idle until this is done
     return EXIT_OK

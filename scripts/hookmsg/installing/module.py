@@ -32,9 +32,12 @@ _CONSTANT = re.compile(r'^const (PYTHON|ROOT) = ("(?:[^"\\\n]|\\.)*");$', re.MUL
 
 def module_path(harness: Harness, project: str, *, user: bool, home: Path | None = None) -> Path:
     """The installed module: in the project, or with `user` in xcsh's user folder."""
-    if user:
-        return (home if home is not None else Path.home()) / USER_FILE
     registration = harness.registration
+    if user:
+        folder = home if home is not None else Path.home()
+        return folder / (
+            registration.user_file if registration and registration.user_file else USER_FILE
+        )
     if registration is None or registration.project_file is None:
         raise UsageError(f"harness '{harness.id}' names no project file for its module")
     return Path(project) / registration.project_file

@@ -167,7 +167,7 @@ def render_inventory_markdown(loaded: LoadedProject) -> str:
     ]
     facts = [
         [
-            cell(h["name"]) + (f" {cell(h['checked'])}" if h["checked"] else ""),
+            cell(h["name"]),
             cell(fact["event"] or "(all)"),
             {True: "yes", False: "no", None: "—"}[fact["delivered"]],
             cell(fact["since"] or ""),
@@ -176,6 +176,11 @@ def render_inventory_markdown(loaded: LoadedProject) -> str:
         ]
         for h in data["harnesses"]
         for fact in h["facts"]
+    ]
+    # A `checked` version is one the end-to-end tier runs live (tests/test_e2e_clients.py).
+    checked = [
+        [cell(h["name"]), f"live: {cell(h['checked'])}" if h["checked"] else "documentation only"]
+        for h in data["harnesses"]
     ]
     return render(
         "hook-message-inventory.md.j2",
@@ -186,4 +191,5 @@ def render_inventory_markdown(loaded: LoadedProject) -> str:
         matrix=matrix,
         skills=skill_table,
         facts=facts,
+        checked=checked,
     )
