@@ -192,7 +192,8 @@ class Contract(_Strict):
     `additional_context`; `text` = the text itself on stdout; `xcsh` = `{"text": T}`, read by the
     generated xcsh module; `gemini` = `hook-specific` context, and a deny as a top-level
     `decision` with a `reason` (Gemini CLI reads no `permissionDecision`). `payload`: `claude`
-    (snake_case keys as Claude Code sends them), `copilot` (camelCase keys, `toolArgs`, `toolResult`) or
+    (snake_case keys as Claude Code sends them), `copilot` (camelCase keys, `toolArgs`,
+    `toolResult`) or
     `xcsh` (the generated xcsh module's payload, read by `hookmsg_dispatch/xcsh.py`).
     `context_events`: the registry events whose context this harness shows the model (an event
     registered only for its side effects is left out). `deny`: a PreToolUse deny decision is
