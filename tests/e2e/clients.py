@@ -132,6 +132,12 @@ class Runner:
     stop_context: bool = False
     #: True: the registration gives `command` + `args` (exec form); False: one shell string
     exec_form: bool = False
+    #: the client's name for PreToolUse in its registration
+    pre_tool_event: str = "PreToolUse"
+    #: its registration is Claude Code's hook shape and event names (`register` writes it)
+    claude_shaped: bool = True
+    #: a PreToolUse deny refuses the call (`install --strict` registers one)
+    deny: bool = True
 
     def __init__(self, executable: Path, home: Path) -> None:
         self.executable = executable
@@ -164,6 +170,12 @@ class Runner:
         path = project / self.settings_file
         _write_json(path, {"hooks": hooks})
         return path
+
+    def registered_events(self, project: Path) -> set[str]:
+        """The events (in the client's spelling) the project's registration names."""
+        data = json.loads((project / self.settings_file).read_text(encoding="utf-8"))
+        hooks = data.get("hooks") if isinstance(data, dict) else None
+        return set(hooks) if isinstance(hooks, dict) else set()
 
     def hook_context(self, body: Mapping[str, Any]) -> list[str]:
         """The texts in this request that the client's hooks handed to the model."""
@@ -447,11 +459,6 @@ def _qwen_hook_parts(system: str) -> list[str]:
     return parts
 
 
-RUNNERS: dict[str, type[Runner]] = {
-    runner.harness: runner for runner in (ClaudeCode, Codex, QwenCode)
-}
-
-
 def git_project(folder: Path) -> Path:
     """An empty git repository (the clients and the dispatcher find the project by it)."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -459,3 +466,74 @@ def git_project(folder: Path) -> Path:
     assert git is not None, "git is needed for the end-to-end tests"
     subprocess.run([git, "init", "-q", str(folder)], check=True)
     return folder.resolve()
+
+
+def _chat_hook_context(body: Mapping[str, Any], roles: tuple[str, ...]) -> list[str]:
+    """Every text of the messages in `roles` (Chat Completions), for clients that hand hook
+    context over as whole messages or inside tool results."""
+    return [
+        text
+        for message in body.get("messages") or []
+        if isinstance(message, dict) and message.get("role") in roles
+        for text in _texts(message.get("content"))
+    ]
+
+
+def _chat_tool_outputs(body: Mapping[str, Any]) -> list[str]:
+    return _chat_hook_context(body, ("tool",))
+
+
+def client_folder(executable: Path) -> Path:
+    """The client's cache folder (`<cache>/<package>@<version>/`) from its executable."""
+    for parent in executable.parents:
+        if (parent / ".hookmsg-e2e-complete").is_file():
+            return parent
+    raise AssertionError(f"{executable} is not inside a cached client folder")
+
+
+class Copilot(Runner):
+    harness = "copilot"
+    settings_file = ".github/hooks/hookmsg.json"
+    write_tool = "create"
+    write_matcher = "create"
+    pre_tool_event = "preToolUse"
+    claude_shaped = False
+
+    def session(
+        self,
+        project: Path,
+        standin: StandIn,
+        prompt: str,
+        env: Mapping[str, str] | None = None,
+    ) -> Session:
+        variables = base_env(
+            self.home,
+            {
+                "COPILOT_OFFLINE": "true",
+                "COPILOT_AUTO_UPDATE": "false",
+                "COPILOT_PROVIDER_BASE_URL": f"{standin.url}/v1",
+                "COPILOT_PROVIDER_TYPE": "openai",
+                "COPILOT_PROVIDER_WIRE_API": "completions",
+                "COPILOT_PROVIDER_API_KEY": API_KEY,
+                "COPILOT_MODEL": "gpt-4.1",
+                # The opt-in `hookmsg install --harness copilot` names: without it (or a
+                # trusted folder) prompt mode runs no repository hook.
+                "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS": "true",
+                # Its JavaScript, unpacked once when the client was installed.
+                "XDG_CACHE_HOME": str(client_folder(self.executable) / ".home" / ".cache"),
+                **(env or {}),
+            },
+        )
+        argv = [str(self.executable), "-p", prompt, "--allow-all-tools", "--no-auto-update"]
+        return _run(argv, project, variables)
+
+    def hook_context(self, body: Mapping[str, Any]) -> list[str]:
+        return _chat_hook_context(body, ("user", "tool"))
+
+    def tool_outputs(self, body: Mapping[str, Any]) -> list[str]:
+        return _chat_tool_outputs(body)
+
+
+RUNNERS: dict[str, type[Runner]] = {
+    runner.harness: runner for runner in (ClaudeCode, Codex, QwenCode, Copilot)
+}

@@ -19,6 +19,10 @@ from tests.e2e.clients import RUNNERS, Runner
 from tests.support.repository import REPO
 
 HARNESSES = tuple(RUNNERS)
+# The clients whose project registration is Claude Code's hook shape under Claude Code's
+# event names, which the tests that write their own registration (a raw SessionStart hook,
+# a bare script, a Stop hook) lay out with `Runner.register`.
+CLAUDE_SHAPED = tuple(h for h in HARNESSES if RUNNERS[h].claude_shaped)
 
 
 def _clients_script() -> ModuleType:
@@ -48,7 +52,18 @@ def executables() -> dict[str, Path]:
 @pytest.fixture(params=HARNESSES)
 def runner(request: pytest.FixtureRequest, executables: dict[str, Path], tmp_path: Path) -> Runner:
     """A runner for one real client (each test runs once per client), with a scratch HOME."""
-    harness: str = request.param
+    return make_runner(request.param, executables, tmp_path)
+
+
+@pytest.fixture(params=CLAUDE_SHAPED)
+def shaped_runner(
+    request: pytest.FixtureRequest, executables: dict[str, Path], tmp_path: Path
+) -> Runner:
+    """A runner for one client whose registration `Runner.register` can write."""
+    return make_runner(request.param, executables, tmp_path)
+
+
+def make_runner(harness: str, executables: dict[str, Path], tmp_path: Path) -> Runner:
     if harness not in executables:
         pins = {c.harness: c.spec for c in CLIENTS.pinned_clients()}
         reason = (

@@ -1,9 +1,11 @@
 """A stand-in model endpoint on 127.0.0.1 for the real clients, with scripted turns.
 
-One threaded `http.server` on an ephemeral port speaks the three wire formats the clients
+One threaded `http.server` on an ephemeral port speaks the four wire formats the clients
 use: the Anthropic Messages API with streaming events (Claude Code, `POST /v1/messages`),
-the OpenAI Responses API streaming (Codex, `POST /v1/responses`) and OpenAI Chat
-Completions streaming (Qwen Code, `POST /v1/chat/completions`).
+the OpenAI Responses API streaming (Codex, `POST /v1/responses`), OpenAI Chat
+Completions streaming (Qwen Code, Copilot CLI, CodeBuddy Code, oh-my-pi, pi, Factory
+Droid: `POST /v1/chat/completions`) and Gemini's `streamGenerateContent?alt=sse` (Gemini
+CLI: `POST /v1beta/models/<model>:streamGenerateContent`).
 
 The model's side of the conversation is a script of turns shared by all three: `Write`
 (call the client's file-writing tool on a path with a content) and `Finish` (answer with
@@ -190,13 +192,16 @@ def _handler_for(state: StandIn) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             path = self.path.split("?", 1)[0]
             body = self._body()
-            if path.endswith("/messages/count_tokens"):
+            if path.endswith("/messages/count_tokens") or path.endswith(":countTokens"):
                 with state._lock:
                     state.requests.append(Recorded(self.path, body, False, "count"))
-                self._send(200, "application/json", iter([b'{"input_tokens": 100}']))
+                data = b'{"input_tokens": 100, "totalTokens": 100}'
+                self._send(200, "application/json", iter([data]))
                 return
+            gemini = path.endswith(":streamGenerateContent") or path.endswith(":generateContent")
             if not (
-                path.endswith("/messages")
+                gemini
+                or path.endswith("/messages")
                 or path.endswith("/responses")
                 or path.endswith("/chat/completions")
             ):
@@ -210,7 +215,11 @@ def _handler_for(state: StandIn) -> type[BaseHTTPRequestHandler]:
                 return
             stream = bool(body.get("stream"))
             try:
-                if path.endswith("/messages"):
+                if path.endswith(":streamGenerateContent"):
+                    kind, data = "text/event-stream", b"".join(gemini_stream(body, turn, n))
+                elif gemini:
+                    kind, data = "application/json", json.dumps(gemini_answer(body, turn)).encode()
+                elif path.endswith("/messages"):
                     kind, data = "text/event-stream", b"".join(anthropic_stream(body, turn, n))
                 elif path.endswith("/responses"):
                     kind, data = "text/event-stream", b"".join(responses_stream(body, turn, n))
@@ -244,7 +253,27 @@ def _tool_names(body: dict[str, Any]) -> list[str]:
             name = tool.get("name") or (tool.get("function") or {}).get("name")
             if isinstance(name, str):
                 names.append(name)
+            for declared in tool.get("functionDeclarations") or []:  # Gemini
+                if isinstance(declared, dict) and isinstance(declared.get("name"), str):
+                    names.append(declared["name"])
     return names
+
+
+# Each client's file-writing tool as the model sees it: its name -> (path key, content key).
+WRITE_TOOLS: dict[str, tuple[str, str]] = {
+    "write_file": ("file_path", "content"),  # Qwen Code, Gemini CLI
+    "create": ("path", "file_text"),  # Copilot CLI
+    "Write": ("file_path", "content"),  # Claude Code, CodeBuddy Code
+    "Create": ("file_path", "content"),  # Factory Droid
+    "write": ("path", "content"),  # oh-my-pi, pi
+}
+
+
+def write_call(body: dict[str, Any], turn: Write) -> tuple[str, dict[str, str]]:
+    """The write tool this request offers, and its arguments for `turn`."""
+    name = _pick(body, *WRITE_TOOLS)
+    path_key, content_key = WRITE_TOOLS[name]
+    return name, {path_key: turn.path, content_key: turn.content}
 
 
 class ScriptError(Exception):
@@ -275,9 +304,9 @@ def anthropic_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[b
     }
     yield _sse("message_start", {"type": "message_start", "message": message})
     if isinstance(turn, Write):
-        name = _pick(body, "Write")
+        name, call = write_call(body, turn)
         block = {"type": "tool_use", "id": f"toolu_standin_{n}", "name": name, "input": {}}
-        arguments = json.dumps({"file_path": turn.path, "content": turn.content})
+        arguments = json.dumps(call)
         delta = {"type": "input_json_delta", "partial_json": arguments}
         stop = "tool_use"
     else:
@@ -381,14 +410,11 @@ def responses_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[b
 
 def _chat_message(body: dict[str, Any], turn: Turn, n: int) -> tuple[dict[str, Any], str]:
     if isinstance(turn, Write):
-        name = _pick(body, "write_file")
+        name, arguments = write_call(body, turn)
         call = {
             "id": f"call_standin_{n}",
             "type": "function",
-            "function": {
-                "name": name,
-                "arguments": json.dumps({"file_path": turn.path, "content": turn.content}),
-            },
+            "function": {"name": name, "arguments": json.dumps(arguments)},
         }
         return {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
     return {"role": "assistant", "content": turn.text}, "stop"
@@ -428,3 +454,26 @@ def chat_whole(body: dict[str, Any], turn: Turn, n: int = 0) -> bytes:
         "usage": USAGE,
     }
     return json.dumps(answer).encode()
+
+
+# -- Gemini generateContent (Gemini CLI) --------------------------------------------
+
+
+def gemini_answer(body: dict[str, Any], turn: Turn) -> dict[str, Any]:
+    """One GenerateContentResponse: a function call or a text, finished."""
+    if isinstance(turn, Write):
+        name, arguments = write_call(body, turn)
+        part: dict[str, Any] = {"functionCall": {"name": name, "args": arguments}}
+    else:
+        part = {"text": turn.text}
+    return {
+        "candidates": [
+            {"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}
+        ],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+        "modelVersion": body.get("model", MODEL),
+    }
+
+
+def gemini_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[bytes]:
+    yield _sse(None, gemini_answer(body, turn))

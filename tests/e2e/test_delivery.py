@@ -199,17 +199,25 @@ def test_strict_mode_refuses_the_manifest_write_with_the_advisory_as_reason(
         Write(str(manifest), MANIFEST),
         Finish("Done."),
     ]
-    registered = json.loads((installed.project / runner.settings_file).read_text("utf-8"))
-    if env is not None and not runner.pretool_context:
-        # Qwen Code drops PreToolUse context, so an advise-mode install registers no
-        # PreToolUse hook there: strict mode on Qwen Code takes `install --strict`, and the
-        # variable alone changes nothing (the write goes ahead, nothing is said).
-        assert "PreToolUse" not in registered["hooks"], registered
+    registered = runner.registered_events(installed.project)
+    if not runner.deny:
+        # No deny channel (oh-my-pi and pi: the module hands text over, never blocks):
+        # strict mode changes nothing there; both writes go ahead and no guard speaks.
         standin, main, described = session(runner, installed, script, env)
         assert manifest.read_text(encoding="utf-8") == MANIFEST, described
         assert installed.procedure(GUARD) not in anywhere(standin.requests)
         return
-    assert "PreToolUse" in registered["hooks"], registered
+    if env is not None and not runner.pretool_context:
+        # Qwen Code, CodeBuddy, Gemini CLI and Factory Droid drop PreToolUse context, so an
+        # advise-mode install registers no PreToolUse hook there: strict mode takes
+        # `install --strict`, and the variable alone changes nothing (the write goes
+        # ahead, nothing is said).
+        assert runner.pre_tool_event not in registered, registered
+        standin, main, described = session(runner, installed, script, env)
+        assert manifest.read_text(encoding="utf-8") == MANIFEST, described
+        assert installed.procedure(GUARD) not in anywhere(standin.requests)
+        return
+    assert runner.pre_tool_event in registered, registered
 
     _, main, described = session(runner, installed, script, env)
 

@@ -19,6 +19,13 @@ from tests.e2e.standin import Finish, StandIn, Write
 
 pytestmark = pytest.mark.e2e
 
+
+@pytest.fixture
+def runner(shaped_runner: Runner) -> Runner:
+    """The clients whose registration these tests write themselves (Claude Code's shape)."""
+    return shaped_runner
+
+
 # The fail-open bootstrap every registration runs (notes/delivery-design.md).
 BOOT = (
     "import os,sys,runpy;f=sys.argv[1];del sys.argv[0];"
