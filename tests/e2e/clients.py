@@ -534,6 +534,85 @@ class Copilot(Runner):
         return _chat_tool_outputs(body)
 
 
+class CodeBuddy(Runner):
+    harness = "codebuddy"
+    settings_file = ".codebuddy/settings.local.json"
+    write_tool = "Write"
+    write_matcher = "Write"
+    # PreToolUse fires, but its context is not handed to the model.
+    pretool_context = False
+    stop_exit_2_loops = False
+
+    def session(
+        self,
+        project: Path,
+        standin: StandIn,
+        prompt: str,
+        env: Mapping[str, str] | None = None,
+    ) -> Session:
+        model = {
+            "id": "stand-in",
+            "name": "stand-in",
+            "vendor": "OpenAI",
+            "apiKey": API_KEY,
+            "url": f"{standin.url}/v1/chat/completions",
+            "maxInputTokens": 200000,
+            "maxOutputTokens": 8192,
+            "supportsToolCall": True,
+            "supportsImages": False,
+        }
+        _write_json(
+            self.home / ".codebuddy" / "models.json",
+            {"models": [model], "availableModels": ["stand-in"]},
+        )
+        variables = base_env(
+            self.home,
+            {
+                "DISABLE_TELEMETRY": "1",
+                "DISABLE_AUTOUPDATER": "1",
+                "CODEBUDDY_CODE_ENABLE_TELEMETRY": "0",
+                "CODEBUDDY_REMOTE_CONFIG_DISABLED": "1",
+                "CODEBUDDY_SKIP_BUILTIN_MARKETPLACE": "1",
+                "CODEBUDDY_DISABLE_IDE": "1",
+                "IS_SANDBOX": "1",
+                **(env or {}),
+            },
+        )
+        argv = [
+            str(self.executable),
+            "-p",
+            prompt,
+            "--model",
+            "stand-in",
+            "--dangerously-skip-permissions",
+            "--output-format",
+            "json",
+        ]
+        return _run(argv, project, variables)
+
+    def hook_context(self, body: Mapping[str, Any]) -> list[str]:
+        found: list[str] = []
+        for text in _chat_hook_context(body, ("user",)):
+            found += _blocks(text, '<system-reminder data-role="hook">', "</system-reminder>")
+        return found + _chat_tool_outputs(body)
+
+    def tool_outputs(self, body: Mapping[str, Any]) -> list[str]:
+        return _chat_tool_outputs(body)
+
+
+def _blocks(text: str, start: str, end: str) -> list[str]:
+    """The parts of `text` from each `start` to its `end` (or the end of the text)."""
+    parts = []
+    rest = text
+    while start in rest:
+        begin = rest.index(start)
+        stop = rest.find(end, begin)
+        stop = len(rest) if stop < 0 else stop
+        parts.append(rest[begin:stop])
+        rest = rest[stop + 1 :]
+    return parts
+
+
 RUNNERS: dict[str, type[Runner]] = {
-    runner.harness: runner for runner in (ClaudeCode, Codex, QwenCode, Copilot)
+    runner.harness: runner for runner in (ClaudeCode, Codex, QwenCode, Copilot, CodeBuddy)
 }
