@@ -613,6 +613,121 @@ def _blocks(text: str, start: str, end: str) -> list[str]:
     return parts
 
 
+class ExtensionRunner(Runner):
+    """oh-my-pi and pi: the project's registration is the generated extension module.
+
+    The module hands session-start text over as a user message (`pi.sendMessage`, next
+    turn) and tool-result text inside the tool result; it never blocks a call.
+    """
+
+    write_tool = "write"
+    write_matcher = "write"
+    claude_shaped = False
+    pretool_context = False
+    deny = False
+    stop_exit_2_loops = False
+
+    def registered_events(self, project: Path) -> set[str]:
+        text = (project / self.settings_file).read_text(encoding="utf-8")
+        events = ("session_start", "before_agent_start", "tool_result", "session.compacting")
+        return {event for event in events if f'"{event}": {{' in text}
+
+    def hook_context(self, body: Mapping[str, Any]) -> list[str]:
+        return _chat_hook_context(body, ("user", "tool"))
+
+    def tool_outputs(self, body: Mapping[str, Any]) -> list[str]:
+        return _chat_tool_outputs(body)
+
+    def provider(self, standin: StandIn) -> dict[str, Any]:
+        """The stand-in as a custom Chat Completions provider with one model."""
+        return {
+            "baseUrl": f"{standin.url}/v1",
+            "apiKey": "STANDIN_API_KEY",
+            "auth": "apiKey",
+            "api": "openai-completions",
+            "models": [
+                {
+                    "id": "stand-in",
+                    "name": "stand-in",
+                    "reasoning": False,
+                    "input": ["text"],
+                    "contextWindow": 200000,
+                    "maxTokens": 8192,
+                }
+            ],
+        }
+
+
+class Pi(ExtensionRunner):
+    harness = "pi"
+    settings_file = ".pi/extensions/hookmsg.js"
+
+    def session(
+        self,
+        project: Path,
+        standin: StandIn,
+        prompt: str,
+        env: Mapping[str, str] | None = None,
+    ) -> Session:
+        _write_json(
+            self.home / ".pi" / "agent" / "models.json",
+            {"providers": {"standin": self.provider(standin)}},
+        )
+        variables = base_env(
+            self.home,
+            {
+                "PI_OFFLINE": "1",
+                "PI_SKIP_VERSION_CHECK": "1",
+                "STANDIN_API_KEY": API_KEY,
+                **(env or {}),
+            },
+        )
+        argv = [str(self.executable), "-p", prompt, "--offline", "--model", "standin/stand-in"]
+        return _run(argv, project, variables)
+
+
+class OhMyPi(ExtensionRunner):
+    harness = "oh-my-pi"
+    settings_file = ".omp/extensions/hookmsg.js"
+
+    def session(
+        self,
+        project: Path,
+        standin: StandIn,
+        prompt: str,
+        env: Mapping[str, str] | None = None,
+    ) -> Session:
+        # YAML is a superset of JSON: the provider written as JSON is a valid models.yml.
+        _write_json(
+            self.home / ".omp" / "agent" / "models.yml",
+            {"providers": {"standin": self.provider(standin)}},
+        )
+        folder = client_folder(self.executable)
+        variables = base_env(
+            self.home,
+            {
+                # Bun, installed beside the client from npm.
+                "PATH": f"{folder / 'node_modules' / '.bin'}{os.pathsep}{os.environ['PATH']}",
+                "OTEL_SDK_DISABLED": "true",
+                "PI_NO_TITLE": "1",
+                "OMP_SKIP_SETUP": "1",
+                "STANDIN_API_KEY": API_KEY,
+                **(env or {}),
+            },
+        )
+        argv = [str(self.executable), "-p", prompt, "--model", "standin/stand-in", "--auto-approve"]
+        return _run(argv, project, variables)
+
+
 RUNNERS: dict[str, type[Runner]] = {
-    runner.harness: runner for runner in (ClaudeCode, Codex, QwenCode, Copilot, CodeBuddy)
+    runner.harness: runner
+    for runner in (
+        ClaudeCode,
+        Codex,
+        QwenCode,
+        Copilot,
+        CodeBuddy,
+        OhMyPi,
+        Pi,
+    )
 }
