@@ -134,6 +134,8 @@ class Runner:
     exec_form: bool = False
     #: the client's name for PreToolUse in its registration
     pre_tool_event: str = "PreToolUse"
+    #: the client itself refuses to write build files such as package.json
+    build_files_refused: bool = False
     #: its registration is Claude Code's hook shape and event names (`register` writes it)
     claude_shaped: bool = True
     #: a PreToolUse deny refuses the call (`install --strict` registers one)
@@ -719,6 +721,93 @@ class OhMyPi(ExtensionRunner):
         return _run(argv, project, variables)
 
 
+class GeminiCli(Runner):
+    harness = "gemini-cli"
+    settings_file = ".gemini/settings.json"
+    write_tool = "write_file"
+    write_matcher = "^write_file$"
+    any_matcher = ".*"
+    pre_tool_event = "BeforeTool"
+    claude_shaped = False
+    build_files_refused = True
+    # BeforeTool context never reaches the model; only a deny does.
+    pretool_context = False
+    stop_exit_2_loops = False
+
+    def session(
+        self,
+        project: Path,
+        standin: StandIn,
+        prompt: str,
+        env: Mapping[str, str] | None = None,
+    ) -> Session:
+        _write_json(
+            self.home / ".gemini" / "settings.json",
+            {
+                "security": {"auth": {"selectedType": "gemini-api-key"}},
+                "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
+                "privacy": {"usageStatisticsEnabled": False},
+                "telemetry": {"enabled": False},
+            },
+        )
+        variables = base_env(
+            self.home,
+            {
+                "GEMINI_API_KEY": API_KEY,
+                "GOOGLE_GEMINI_BASE_URL": standin.url,
+                # The trusted workspace `hookmsg install --harness gemini-cli` names:
+                # without it project hooks do not run.
+                "GEMINI_CLI_TRUST_WORKSPACE": "true",
+                "GEMINI_CLI_NO_RELAUNCH": "true",
+                **(env or {}),
+            },
+        )
+        argv = [
+            str(self.executable),
+            "-p",
+            prompt,
+            "-m",
+            "gemini-2.5-flash",
+            "--approval-mode",
+            "yolo",
+            "--output-format",
+            "json",
+        ]
+        return _run(argv, project, variables)
+
+    def hook_context(self, body: Mapping[str, Any]) -> list[str]:
+        return [
+            text
+            for content in body.get("contents") or []
+            if isinstance(content, dict)
+            for text in _gemini_texts(content.get("parts"))
+            if "<hook_context>" in text
+        ]
+
+    def tool_outputs(self, body: Mapping[str, Any]) -> list[str]:
+        return [
+            json.dumps(part["functionResponse"].get("response"), ensure_ascii=False)
+            for content in body.get("contents") or []
+            if isinstance(content, dict)
+            for part in content.get("parts") or []
+            if isinstance(part, dict) and isinstance(part.get("functionResponse"), dict)
+        ]
+
+
+def _gemini_texts(parts: Any) -> list[str]:
+    """The texts of Gemini content parts, a function response's output included."""
+    found: list[str] = []
+    for part in parts if isinstance(parts, list) else []:
+        if not isinstance(part, dict):
+            continue
+        if isinstance(part.get("text"), str):
+            found.append(part["text"])
+        response = part.get("functionResponse")
+        if isinstance(response, dict):
+            found.append(json.dumps(response.get("response"), ensure_ascii=False))
+    return found
+
+
 RUNNERS: dict[str, type[Runner]] = {
     runner.harness: runner
     for runner in (
@@ -729,5 +818,6 @@ RUNNERS: dict[str, type[Runner]] = {
         CodeBuddy,
         OhMyPi,
         Pi,
+        GeminiCli,
     )
 }

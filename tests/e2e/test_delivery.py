@@ -35,6 +35,18 @@ MANIFEST = (
     '{\n  "name": "demo",\n  "version": "1.0.0",\n'
     '  "dependencies": {\n    "left-pad": "1.3.0"\n  }\n}\n'
 )
+# Gemini CLI's own policy refuses a non-interactive write to a build file (package.json
+# among them) whatever the hooks say, so its runs write a requirements file instead.
+REQUIREMENTS = "left-pad==1.3.0\n"
+
+
+def dependency_manifest(runner: Runner, project: Path) -> tuple[Path, str]:
+    """The manifest a write to which the dependency guard speaks on, and its text."""
+    if runner.build_files_refused:
+        return project / "requirements.txt", REQUIREMENTS
+    return project / "package.json", MANIFEST
+
+
 NOTES = "Plain notes, nothing a guard looks at.\n"
 CAP = 16
 
@@ -141,13 +153,13 @@ def test_advise_mode_delivers_session_start_and_the_dependency_advisory_and_bloc
     runner: Runner, tmp_path: Path
 ) -> None:
     installed = install(runner, tmp_path)
-    manifest = installed.project / "package.json"
+    manifest, manifest_text = dependency_manifest(runner, installed.project)
 
     standin, main, described = session(
-        runner, installed, [Write(str(manifest), MANIFEST), Finish("Done.")]
+        runner, installed, [Write(str(manifest), manifest_text), Finish("Done.")]
     )
 
-    assert manifest.read_text(encoding="utf-8") == MANIFEST, described
+    assert manifest.read_text(encoding="utf-8") == manifest_text, described
     assert_no_loop(runner, main, 2, described)
     first, second = main[:2]
     for message in ("sessionstart", "skill-index"):
@@ -193,10 +205,10 @@ def test_strict_mode_refuses_the_manifest_write_with_the_advisory_as_reason(
     installed = install(runner, tmp_path, strict=how == "install --strict")
     env = {"HOOKMSG_STRICT": "1"} if how == "HOOKMSG_STRICT=1" else None
     notes = installed.project / "notes.txt"
-    manifest = installed.project / "package.json"
+    manifest, manifest_text = dependency_manifest(runner, installed.project)
     script: list[Turn] = [
         Write(str(notes), NOTES),
-        Write(str(manifest), MANIFEST),
+        Write(str(manifest), manifest_text),
         Finish("Done."),
     ]
     registered = runner.registered_events(installed.project)
@@ -204,7 +216,7 @@ def test_strict_mode_refuses_the_manifest_write_with_the_advisory_as_reason(
         # No deny channel (oh-my-pi and pi: the module hands text over, never blocks):
         # strict mode changes nothing there; both writes go ahead and no guard speaks.
         standin, main, described = session(runner, installed, script, env)
-        assert manifest.read_text(encoding="utf-8") == MANIFEST, described
+        assert manifest.read_text(encoding="utf-8") == manifest_text, described
         assert installed.procedure(GUARD) not in anywhere(standin.requests)
         return
     if env is not None and not runner.pretool_context:
@@ -214,7 +226,7 @@ def test_strict_mode_refuses_the_manifest_write_with_the_advisory_as_reason(
         # ahead, nothing is said).
         assert runner.pre_tool_event not in registered, registered
         standin, main, described = session(runner, installed, script, env)
-        assert manifest.read_text(encoding="utf-8") == MANIFEST, described
+        assert manifest.read_text(encoding="utf-8") == manifest_text, described
         assert installed.procedure(GUARD) not in anywhere(standin.requests)
         return
     assert runner.pre_tool_event in registered, registered
@@ -235,13 +247,13 @@ def test_with_the_install_root_deleted_nothing_is_blocked_and_nothing_loops(
 ) -> None:
     installed = install(runner, tmp_path)
     shutil.rmtree(installed.root)
-    manifest = installed.project / "package.json"
+    manifest, manifest_text = dependency_manifest(runner, installed.project)
 
     standin, main, described = session(
-        runner, installed, [Write(str(manifest), MANIFEST), Finish("Done.")]
+        runner, installed, [Write(str(manifest), manifest_text), Finish("Done.")]
     )
 
-    assert manifest.read_text(encoding="utf-8") == MANIFEST, described
+    assert manifest.read_text(encoding="utf-8") == manifest_text, described
     # The write and the answer: no Stop re-prompt (Codex and Qwen Code loop on exit 2).
     assert len(main) == 2, described
     assert "Full procedure:" not in anywhere(standin.requests)
