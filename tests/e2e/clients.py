@@ -134,6 +134,8 @@ class Runner:
     exec_form: bool = False
     #: the client's name for PreToolUse in its registration
     pre_tool_event: str = "PreToolUse"
+    #: the bound on one session, in seconds (a safety bound, not a timing assertion)
+    session_timeout: int = SESSION_TIMEOUT
     #: the client itself refuses to write build files such as package.json
     build_files_refused: bool = False
     #: its registration is Claude Code's hook shape and event names (`register` writes it)
@@ -227,7 +229,7 @@ class ClaudeCode(Runner):
             },
         )
         argv = [str(self.executable), "-p", "--dangerously-skip-permissions", prompt]
-        return _run(argv, project, variables)
+        return _run(argv, project, variables, self.session_timeout)
 
     def hook_context(self, body: Mapping[str, Any]) -> list[str]:
         return [
@@ -368,7 +370,7 @@ class Codex(Runner):
             "--skip-git-repo-check",
             prompt,
         ]
-        return _run(argv, project, self._env(env))
+        return _run(argv, project, self._env(env), self.session_timeout)
 
     def hook_context(self, body: Mapping[str, Any]) -> list[str]:
         items = [
@@ -425,7 +427,7 @@ class QwenCode(Runner):
             },
         )
         argv = [str(self.executable), "--auth-type", "openai", "--yolo", "-p", prompt]
-        return _run(argv, project, variables)
+        return _run(argv, project, variables, self.session_timeout)
 
     def hook_context(self, body: Mapping[str, Any]) -> list[str]:
         found: list[str] = []
@@ -527,7 +529,7 @@ class Copilot(Runner):
             },
         )
         argv = [str(self.executable), "-p", prompt, "--allow-all-tools", "--no-auto-update"]
-        return _run(argv, project, variables)
+        return _run(argv, project, variables, self.session_timeout)
 
     def hook_context(self, body: Mapping[str, Any]) -> list[str]:
         return _chat_hook_context(body, ("user", "tool"))
@@ -590,7 +592,7 @@ class CodeBuddy(Runner):
             "--output-format",
             "json",
         ]
-        return _run(argv, project, variables)
+        return _run(argv, project, variables, self.session_timeout)
 
     def hook_context(self, body: Mapping[str, Any]) -> list[str]:
         found: list[str] = []
@@ -685,7 +687,7 @@ class Pi(ExtensionRunner):
             },
         )
         argv = [str(self.executable), "-p", prompt, "--offline", "--model", "standin/stand-in"]
-        return _run(argv, project, variables)
+        return _run(argv, project, variables, self.session_timeout)
 
 
 class OhMyPi(ExtensionRunner):
@@ -718,7 +720,7 @@ class OhMyPi(ExtensionRunner):
             },
         )
         argv = [str(self.executable), "-p", prompt, "--model", "standin/stand-in", "--auto-approve"]
-        return _run(argv, project, variables)
+        return _run(argv, project, variables, self.session_timeout)
 
 
 class GeminiCli(Runner):
@@ -773,7 +775,7 @@ class GeminiCli(Runner):
             "--output-format",
             "json",
         ]
-        return _run(argv, project, variables)
+        return _run(argv, project, variables, self.session_timeout)
 
     def hook_context(self, body: Mapping[str, Any]) -> list[str]:
         return [
@@ -808,6 +810,59 @@ def _gemini_texts(parts: Any) -> list[str]:
     return found
 
 
+class FactoryDroid(Runner):
+    harness = "factory-droid"
+    settings_file = ".factory/settings.json"
+    write_tool = "Create"
+    write_matcher = "Create"
+    # PreToolUse fires, but its context is not handed to the model.
+    pretool_context = False
+
+    def session(
+        self,
+        project: Path,
+        standin: StandIn,
+        prompt: str,
+        env: Mapping[str, str] | None = None,
+    ) -> Session:
+        model = {
+            "model": "stand-in",
+            "model_display_name": "stand-in",
+            "base_url": f"{standin.url}/v1",
+            "api_key": API_KEY,
+            "provider": "generic-chat-completion-api",
+            "max_tokens": 8192,
+        }
+        _write_json(self.home / ".factory" / "config.json", {"custom_models": [model]})
+        variables = base_env(
+            self.home,
+            {
+                "FACTORY_AIRGAP_ENABLED": "1",
+                "FACTORY_DROID_AUTO_UPDATE_ENABLED": "false",
+                "FACTORY_DISABLE_DYNAMIC_CONFIG": "1",
+                "FACTORY_DISABLE_KEYRING": "1",
+                **(env or {}),
+            },
+        )
+        argv = [
+            str(self.executable),
+            "exec",
+            "--skip-permissions-unsafe",
+            "--model",
+            "custom:stand-in-0",
+            "-o",
+            "json",
+            prompt,
+        ]
+        return _run(argv, project, variables, self.session_timeout)
+
+    def hook_context(self, body: Mapping[str, Any]) -> list[str]:
+        return _chat_hook_context(body, ("user", "tool"))
+
+    def tool_outputs(self, body: Mapping[str, Any]) -> list[str]:
+        return _chat_tool_outputs(body)
+
+
 RUNNERS: dict[str, type[Runner]] = {
     runner.harness: runner
     for runner in (
@@ -819,5 +874,6 @@ RUNNERS: dict[str, type[Runner]] = {
         OhMyPi,
         Pi,
         GeminiCli,
+        FactoryDroid,
     )
 }
