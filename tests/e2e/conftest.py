@@ -3,6 +3,11 @@
 The clients come from scripts/e2e_clients.py's cache. When one is missing its tests are
 skipped, saying how to install it, unless HOOKMSG_E2E=require (as CI sets), which turns
 the skip into a failure.
+
+Before the first client runs, the test process enters a network namespace with only
+loopback (tests/e2e/netns.py), where the machine allows it, so every client runs offline
+and the tier proves nothing left the machine; HOOKMSG_E2E_NETWORK=host leaves the network
+as it is.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from types import ModuleType
 import pytest
 
 from tests.e2e.clients import RUNNERS, Runner
+from tests.e2e.netns import enter_offline
 from tests.support.repository import REPO
 
 HARNESSES = tuple(RUNNERS)
@@ -41,6 +47,14 @@ CLIENTS = _clients_script()
 
 def required() -> bool:
     return os.environ.get("HOOKMSG_E2E") == "require"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def offline() -> str:
+    """How this tier's network is isolated (entered once, before any client starts)."""
+    if os.environ.get("HOOKMSG_E2E_NETWORK") == "host":
+        return "not isolated: HOOKMSG_E2E_NETWORK=host"
+    return enter_offline()
 
 
 @pytest.fixture(scope="session")
