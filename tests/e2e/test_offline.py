@@ -25,6 +25,8 @@ def test_the_tier_sees_only_loopback_and_resolves_nothing(offline: str) -> None:
         socket.create_connection(("192.0.2.1", 443), timeout=5)  # TEST-NET-1: unreachable
     with pytest.raises(OSError):
         socket.getaddrinfo("registry.npmjs.org", 443)
-    with socket.create_server(("127.0.0.1", 0)) as server:
-        with socket.create_connection(server.getsockname(), timeout=5):
-            pass
+    with (
+        socket.create_server(("127.0.0.1", 0)) as server,
+        socket.create_connection(server.getsockname(), timeout=5),
+    ):
+        pass
