@@ -4,8 +4,12 @@
 The versions come from catalog/e2e-clients.toml. Each client is installed from the npm
 registry with `npm install` (its platform package, which holds the native binary, comes in
 as an optional dependency) into `<cache>/<package>@<version>/`, first in a scratch folder
-that is renamed into place only once the client answers `--version`. A second run with
-the cache present installs nothing and says so.
+that is renamed into place only once the client answers `--version` with its pinned
+version. A pin may install more beside it (`with`: Bun from npm, for oh-my-pi), unpack a
+package's tarball instead (`pack`: Factory Droid's platform package), name an executable
+other than node_modules/.bin/<bin> (`run`), or report another version than its package's
+(`reports`: CodeBuddy Code inside the agent SDK). A second run with the cache present
+installs nothing and says so: downloads are cached between runs.
 
 The cache folder: $HOOKMSG_E2E_CACHE, else $XDG_CACHE_HOME/hookmsg/e2e, else
 ~/.cache/hookmsg/e2e.
