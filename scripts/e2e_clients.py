@@ -257,10 +257,11 @@ def run(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, help="cache folder (default: see the module text)")
     parser.add_argument("--check", action="store_true", help="install nothing; exit 1 if missing")
     parser.add_argument("--json", action="store_true", help="print {harness: executable} as JSON")
+    parser.add_argument("--pins", type=Path, default=PINS, help="the pinned-versions file")
     options = parser.parse_args(argv)
     root = options.cache.expanduser().resolve() if options.cache else cache_root()
     try:
-        clients = pinned_clients()
+        clients = pinned_clients(options.pins)
     except (OSError, tomllib.TOMLDecodeError, ClientError) as error:
         print(f"e2e_clients: {error}", file=sys.stderr)
         return 2

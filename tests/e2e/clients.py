@@ -134,6 +134,9 @@ class Runner:
     exec_form: bool = False
     #: the client's name for PreToolUse in its registration
     pre_tool_event: str = "PreToolUse"
+    #: its PostToolUse payload tells the dispatcher how full the context is (the xcsh
+    #: module's context usage, CodeBuddy's transcript), so the compaction reminder can fire
+    reports_context_size: bool = False
     #: the bound on one session, in seconds (a safety bound, not a timing assertion)
     session_timeout: int = SESSION_TIMEOUT
     #: the client itself refuses to write build files such as package.json
@@ -546,6 +549,7 @@ class CodeBuddy(Runner):
     # PreToolUse fires, but its context is not handed to the model.
     pretool_context = False
     stop_exit_2_loops = False
+    reports_context_size = True
 
     def session(
         self,
@@ -630,6 +634,7 @@ class ExtensionRunner(Runner):
     pretool_context = False
     deny = False
     stop_exit_2_loops = False
+    reports_context_size = True
 
     def registered_events(self, project: Path) -> set[str]:
         text = (project / self.settings_file).read_text(encoding="utf-8")

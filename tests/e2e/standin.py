@@ -67,6 +67,8 @@ class StandIn:
     script: list[Turn]
     cap: int = 40
     lifetime: float = 240.0
+    # The prompt size each answer reports (a large one makes a client's context look full).
+    usage_tokens: int = 10
     requests: list[Recorded] = field(default_factory=list)
     capped: bool = False
     errors: list[str] = field(default_factory=list)  # scripted turns it could not answer
@@ -213,20 +215,8 @@ def _handler_for(state: StandIn) -> type[BaseHTTPRequestHandler]:
             if turn is None:
                 self._error(400, "stand-in model: request cap reached (a loop?)")
                 return
-            stream = bool(body.get("stream"))
             try:
-                if path.endswith(":streamGenerateContent"):
-                    kind, data = "text/event-stream", b"".join(gemini_stream(body, turn, n))
-                elif gemini:
-                    kind, data = "application/json", json.dumps(gemini_answer(body, turn)).encode()
-                elif path.endswith("/messages"):
-                    kind, data = "text/event-stream", b"".join(anthropic_stream(body, turn, n))
-                elif path.endswith("/responses"):
-                    kind, data = "text/event-stream", b"".join(responses_stream(body, turn, n))
-                elif stream:
-                    kind, data = "text/event-stream", b"".join(chat_stream(body, turn, n))
-                else:
-                    kind, data = "application/json", chat_whole(body, turn, n)
+                kind, data = _answer(path, body, turn, n, state.usage_tokens)
             except ScriptError as error:
                 with state._lock:
                     state.errors.append(str(error))
@@ -238,6 +228,22 @@ def _handler_for(state: StandIn) -> type[BaseHTTPRequestHandler]:
 
 
 MODEL = "stand-in-model"
+
+
+def _answer(path: str, body: dict[str, Any], turn: Turn, n: int, tokens: int) -> tuple[str, bytes]:
+    """The content type and body answering one scripted turn in the path's wire format."""
+    sse = "text/event-stream"
+    if path.endswith(":streamGenerateContent"):
+        return sse, b"".join(gemini_stream(body, turn, n, tokens))
+    if path.endswith(":generateContent"):
+        return "application/json", json.dumps(gemini_answer(body, turn, tokens)).encode()
+    if path.endswith("/messages"):
+        return sse, b"".join(anthropic_stream(body, turn, n, tokens))
+    if path.endswith("/responses"):
+        return sse, b"".join(responses_stream(body, turn, n, tokens))
+    if body.get("stream"):
+        return sse, b"".join(chat_stream(body, turn, n, tokens))
+    return "application/json", chat_whole(body, turn, n, tokens)
 
 
 def _sse(event: str | None, data: dict[str, Any] | str) -> bytes:
@@ -291,7 +297,9 @@ def _pick(body: dict[str, Any], *candidates: str) -> str:
 # -- Anthropic Messages (Claude Code) ----------------------------------------------
 
 
-def anthropic_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[bytes]:
+def anthropic_stream(
+    body: dict[str, Any], turn: Turn, n: int = 0, tokens: int = 10
+) -> Iterator[bytes]:
     message = {
         "id": f"msg_standin_{n}",
         "type": "message",
@@ -300,7 +308,7 @@ def anthropic_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[b
         "content": [],
         "stop_reason": None,
         "stop_sequence": None,
-        "usage": {"input_tokens": 10, "output_tokens": 1},
+        "usage": {"input_tokens": tokens, "output_tokens": 1},
     }
     yield _sse("message_start", {"type": "message_start", "message": message})
     if isinstance(turn, Write):
@@ -340,7 +348,9 @@ def apply_patch_text(turn: Write) -> str:
     return f"*** Begin Patch\n*** Add File: {turn.path}\n{added}*** End Patch\n"
 
 
-def responses_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[bytes]:
+def responses_stream(
+    body: dict[str, Any], turn: Turn, n: int = 0, tokens: int = 10
+) -> Iterator[bytes]:
     response = {
         "id": f"resp_standin_{n}",
         "object": "response",
@@ -395,9 +405,9 @@ def responses_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[b
         status="completed",
         output=[item],
         usage={
-            "input_tokens": 10,
+            "input_tokens": tokens,
             "output_tokens": 5,
-            "total_tokens": 15,
+            "total_tokens": tokens + 5,
             "input_tokens_details": {"cached_tokens": 0},
             "output_tokens_details": {"reasoning_tokens": 0},
         },
@@ -420,10 +430,11 @@ def _chat_message(body: dict[str, Any], turn: Turn, n: int) -> tuple[dict[str, A
     return {"role": "assistant", "content": turn.text}, "stop"
 
 
-USAGE = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+def _usage(tokens: int) -> dict[str, int]:
+    return {"prompt_tokens": tokens, "completion_tokens": 5, "total_tokens": tokens + 5}
 
 
-def chat_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[bytes]:
+def chat_stream(body: dict[str, Any], turn: Turn, n: int = 0, tokens: int = 10) -> Iterator[bytes]:
     message, reason = _chat_message(body, turn, n)
     delta: dict[str, Any] = {"role": "assistant"}
     if "tool_calls" in message:
@@ -437,13 +448,12 @@ def chat_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[bytes]
         "model": body.get("model", MODEL),
     }
     yield _sse(None, dict(head, choices=[{"index": 0, "delta": delta, "finish_reason": None}]))
-    yield _sse(
-        None, dict(head, choices=[{"index": 0, "delta": {}, "finish_reason": reason}], usage=USAGE)
-    )
+    last = [{"index": 0, "delta": {}, "finish_reason": reason}]
+    yield _sse(None, dict(head, choices=last, usage=_usage(tokens)))
     yield _sse(None, "[DONE]")
 
 
-def chat_whole(body: dict[str, Any], turn: Turn, n: int = 0) -> bytes:
+def chat_whole(body: dict[str, Any], turn: Turn, n: int = 0, tokens: int = 10) -> bytes:
     message, reason = _chat_message(body, turn, n)
     answer = {
         "id": f"chatcmpl-standin-{n}",
@@ -451,7 +461,7 @@ def chat_whole(body: dict[str, Any], turn: Turn, n: int = 0) -> bytes:
         "created": 0,
         "model": body.get("model", MODEL),
         "choices": [{"index": 0, "message": message, "finish_reason": reason}],
-        "usage": USAGE,
+        "usage": _usage(tokens),
     }
     return json.dumps(answer).encode()
 
@@ -459,7 +469,7 @@ def chat_whole(body: dict[str, Any], turn: Turn, n: int = 0) -> bytes:
 # -- Gemini generateContent (Gemini CLI) --------------------------------------------
 
 
-def gemini_answer(body: dict[str, Any], turn: Turn) -> dict[str, Any]:
+def gemini_answer(body: dict[str, Any], turn: Turn, tokens: int = 10) -> dict[str, Any]:
     """One GenerateContentResponse: a function call or a text, finished."""
     if isinstance(turn, Write):
         name, arguments = write_call(body, turn)
@@ -470,10 +480,16 @@ def gemini_answer(body: dict[str, Any], turn: Turn) -> dict[str, Any]:
         "candidates": [
             {"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}
         ],
-        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+        "usageMetadata": {
+            "promptTokenCount": tokens,
+            "candidatesTokenCount": 5,
+            "totalTokenCount": tokens + 5,
+        },
         "modelVersion": body.get("model", MODEL),
     }
 
 
-def gemini_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[bytes]:
-    yield _sse(None, gemini_answer(body, turn))
+def gemini_stream(
+    body: dict[str, Any], turn: Turn, n: int = 0, tokens: int = 10
+) -> Iterator[bytes]:
+    yield _sse(None, gemini_answer(body, turn, tokens))

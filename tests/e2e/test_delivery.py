@@ -118,8 +118,9 @@ def session(
     installed: Installed,
     script: list[Turn],
     env: dict[str, str] | None = None,
+    usage_tokens: int = 10,
 ) -> tuple[StandIn, list[Recorded], str]:
-    with StandIn(script, cap=CAP) as standin:
+    with StandIn(script, cap=CAP, usage_tokens=usage_tokens) as standin:
         ran = runner.session(installed.project, standin, "Do the scripted work.", env)
     described = ran.describe()
     assert ran.returncode == 0, described
@@ -257,3 +258,26 @@ def test_with_the_install_root_deleted_nothing_is_blocked_and_nothing_loops(
     # The write and the answer: no Stop re-prompt (Codex and Qwen Code loop on exit 2).
     assert len(main) == 2, described
     assert "Full procedure:" not in anywhere(standin.requests)
+
+
+def test_posttooluse_text_reaches_the_model_with_the_tool_result(
+    sized_runner: Runner, tmp_path: Path
+) -> None:
+    """The compaction reminder (PostToolUse, on every tool) speaks once the model's answers
+    report a context past its threshold, and its text arrives with the tool's result; with
+    a small context the same write says nothing."""
+    runner = sized_runner
+    installed = install(runner, tmp_path)
+    reminder = installed.delivered("posttooluse-proactive-compaction").split("\n", 1)[0]
+    assert len(reminder) >= 20, reminder
+    notes = installed.project / "notes.txt"
+    script: list[Turn] = [Write(str(notes), NOTES), Finish("Done.")]
+
+    _, main, described = session(runner, installed, script, usage_tokens=150_000)
+
+    assert notes.read_text(encoding="utf-8") == NOTES, described
+    assert reminder not in outputs(runner, main[0])
+    assert reminder in outputs(runner, main[1]), outputs(runner, main[1])
+    notes.unlink()
+    quiet, _, described = session(runner, installed, script)
+    assert reminder not in anywhere(quiet.requests), described
