@@ -88,6 +88,7 @@ def sized_runner(
 
 
 def make_runner(harness: str, executables: dict[str, Path], tmp_path: Path) -> Runner:
+    """A runner for `harness` with a scratch HOME; skipped or failed when it is missing."""
     if harness not in executables:
         pins = {c.harness: c.spec for c in CLIENTS.pinned_clients()}
         reason = (
