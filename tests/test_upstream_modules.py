@@ -56,5 +56,5 @@ def test_install_verify_uninstall_in_the_project_and_the_user_folder(
 
 def test_pi_registers_no_compaction_and_oh_my_pi_does() -> None:
     generated = REPO / "generated"
-    assert '"session.compacting"' in (generated / "oh-my-pi" / "hookmsg.js").read_text("utf-8")
-    assert '"session.compacting"' not in (generated / "pi" / "hookmsg.js").read_text("utf-8")
+    assert '"session.compacting": {' in (generated / "oh-my-pi" / "hookmsg.js").read_text("utf-8")
+    assert '"session.compacting": {' not in (generated / "pi" / "hookmsg.js").read_text("utf-8")
