@@ -855,7 +855,7 @@ def test_repository_registrations_pass_every_contract_rule(project: Path, cli: C
     catalogue = load_workspace(load_project(project)).catalogue
     assert catalogue.registry is not None and catalogue.harnesses is not None
     registered = [h for h in catalogue.harnesses.harnesses if h.registration is not None]
-    assert len(registered) == 10  # nine JSON files and the xcsh module
+    assert len(registered) == 14  # eleven JSON files and three extension modules
     found = contract.check(
         catalogue.registry,
         catalogue.registry_text,
