@@ -24,6 +24,7 @@ from hookmsg.installing.target import (
     read_settings,
     refused,
     safe_path,
+    say_what_it_needs,
 )
 from hookmsg.registration_plan import is_module
 from hookmsg.render.registrations import registration_data
@@ -91,7 +92,5 @@ def install(
     if dry_run:
         return EXIT_OK
     note(f"{settings.display}: " + ("updated" if changed else "already current"))
-    registration = harness.registration
-    if registration is not None and registration.install_note:
-        note(registration.install_note)
+    say_what_it_needs(harness)
     return EXIT_OK

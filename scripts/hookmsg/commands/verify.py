@@ -18,6 +18,7 @@ from hookmsg.installing.target import (
     project_folder,
     read_settings,
     refused,
+    say_what_it_needs,
 )
 from hookmsg.registration_plan import is_module
 from hookmsg.render.registrations import registration_data
@@ -89,7 +90,5 @@ def verify(
         return EXIT_FINDINGS
     note(f"{settings.display}: hookmsg registration present and current")
     note(f"install root {root}: complete")
-    registration = harness.registration
-    if registration is not None and registration.install_note:
-        note(registration.install_note)  # present and current, yet idle until this is done
+    say_what_it_needs(harness)  # present and current, yet idle until this is done
     return EXIT_OK

@@ -238,3 +238,11 @@ def put_in_place(
         write_atomic(path, new)
     note(f"install root {root}: " + ("already current" if current else f"{len(files)} files"))
     return changed
+
+
+def say_what_it_needs(harness: Harness) -> None:
+    """The one line naming the trust step or opt-in without which the harness runs no
+    hook (`install_note`), if it has one."""
+    registration = harness.registration
+    if registration is not None and registration.install_note:
+        note(registration.install_note)
