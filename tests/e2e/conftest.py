@@ -51,16 +51,17 @@ def required() -> bool:
     return os.environ.get("HOOKMSG_E2E") == "require"
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="session")
 def offline() -> str:
-    """How this tier's network is isolated (entered once, before any client starts)."""
+    """How this tier's network is isolated (entered once, before any client starts; every
+    client test asks for it through `executables`, the stand-in's own tests do not)."""
     if os.environ.get("HOOKMSG_E2E_NETWORK") == "host":
         return "not isolated: HOOKMSG_E2E_NETWORK=host"
     return enter_offline()
 
 
 @pytest.fixture(scope="session")
-def executables() -> dict[str, Path]:
+def executables(offline: str) -> dict[str, Path]:
     found: dict[str, Path] = CLIENTS.installed_executables()
     return found
 
