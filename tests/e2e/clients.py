@@ -135,7 +135,8 @@ class Runner:
     #: the client's name for PreToolUse in its registration
     pre_tool_event: str = "PreToolUse"
     #: its PostToolUse payload tells the dispatcher how full the context is (the xcsh
-    #: module's context usage, CodeBuddy's transcript), so the compaction reminder can fire
+    #: module's context usage, Claude Code's and CodeBuddy's transcript), so the
+    #: compaction reminder can fire
     reports_context_size: bool = False
     #: the bound on one session, in seconds (a safety bound, not a timing assertion)
     session_timeout: int = SESSION_TIMEOUT
@@ -201,6 +202,7 @@ class ClaudeCode(Runner):
     exec_form = True
     stop_exit_2_loops = False
     stop_context = True
+    reports_context_size = True  # its transcript's usage records
 
     def session(
         self,
