@@ -235,3 +235,22 @@ def test_copilot_pretooluse_and_cursor_posttooluse() -> None:
     assert edit.changes == (FileChange("/home/dev/demo/src/app.py", "hi", "hello", False),)
     cursor = _call("cursor", "PostToolUse-Shell")
     assert (cursor.tool, cursor.command, cursor.cwd) == ("Bash", "npm test", "/home/dev/demo")
+
+
+def test_the_new_harnesses_read_their_own_tool_names_and_inputs() -> None:
+    # oh-my-pi's edit input is {i, input}: one patch string naming the file in its header.
+    omp = _call("oh-my-pi", "PostToolUse-edit")
+    assert (omp.tool, omp.changes) == (
+        "Edit",
+        (FileChange("src/app.py", "print(greet('world'))", None, False),),
+    )
+    pi = _call("pi", "PostToolUse-edit")
+    assert pi.changes == (
+        FileChange("src/app.py", "print(greet('world'))", "print('hello')", False),
+    )
+    gemini = _call("gemini-cli", "PreToolUse-write_file")
+    assert (gemini.tool, gemini.changes[0].path) == ("Write", "/home/dev/demo/package.json")
+    assert _call("gemini-cli", "PreToolUse-run_shell_command").command == "ls -la"
+    droid = _call("factory-droid", "PreToolUse-Create")
+    assert (droid.tool, droid.changes[0].created) == ("Write", True)
+    assert _call("factory-droid", "PreToolUse-Execute").command == "ls -la"

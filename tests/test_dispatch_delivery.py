@@ -117,6 +117,18 @@ def test_qwen_pretooluse_speaks_only_by_denying(root: Path, env: Any) -> None:
     assert delivered(root, "pretooluse-write") not in output["permissionDecisionReason"]
 
 
+def test_gemini_pretooluse_denies_as_gemini_reads_a_deny(root: Path, env: Any) -> None:
+    # Gemini CLI reads a top-level decision and reason; it ignores permissionDecision.
+    with_guards(root, {DEPENDENCY: {"detector": "first-path"}})
+    payload = payload_fixtures("gemini-cli")["PreToolUse-write_file"]
+    argv = ["--contract", "gemini-cli", "PreToolUse", *WRITE_SET]
+    advise = dispatch(root, *argv, payload=payload, env=env)
+    assert (advise.code, advise.out) == (0, b"")
+    output = dispatch(root, "--strict", *argv, payload=payload, env=env).json()
+    assert set(output) == {"decision", "reason"} and output["decision"] == "deny"
+    assert output["reason"].startswith(REFUSED + "\n\n")
+
+
 def test_codex_patch_paths_reach_the_guards(root: Path, env: Any) -> None:
     with_guards(root, {DEPENDENCY: {"detector": "first-path"}})
     payload = payload_fixtures("codex")["PreToolUse-apply_patch"]

@@ -140,7 +140,7 @@ def _text(style: str, out: bytes) -> str:
         return out.decode("utf-8")
     data = json.loads(out)
     assert isinstance(data, dict)
-    if style == "hook-specific":
+    if style in ("hook-specific", "gemini"):  # Gemini differs only in its deny
         assert set(data) == {"hookSpecificOutput"}
         inner = data["hookSpecificOutput"]
         assert set(inner) == {"hookEventName", "additionalContext"}, inner
@@ -205,7 +205,7 @@ def test_every_registration_answers_every_payload(
             if not expected and done.stdout == b"":
                 continue  # only guards and conditions here, and none of them spoke
             text = _text(facts["envelope"], done.stdout)
-            if facts["envelope"] == "hook-specific":
+            if facts["envelope"] in ("hook-specific", "gemini"):
                 assert json.loads(done.stdout)["hookSpecificOutput"]["hookEventName"] == (
                     handler.event
                 )

@@ -60,6 +60,10 @@ def test_the_table_describes_every_message_and_contract(project: Path) -> None:
         "devin-local",
         "cursor",
         "xcsh",
+        "oh-my-pi",
+        "pi",
+        "gemini-cli",
+        "factory-droid",
     }
     xcsh = data["contracts"]["xcsh"]
     assert (xcsh["payload"], xcsh["envelope"], xcsh["tools"]["write"]) == ("xcsh", "xcsh", "Write")

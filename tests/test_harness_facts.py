@@ -44,7 +44,8 @@ def test_the_client_findings_are_catalogue_data_with_minimum_versions(project: P
     assert _harness(project, "claude-code-engine")["checked"] == "2.1.332"
     assert _harness(project, "codex")["checked"] == "0.171.0"
     assert _harness(project, "qwen-code")["checked"] == "0.24.4"
-    assert _harness(project, "copilot")["checked"] == "1.0.62"
+    assert _harness(project, "copilot")["checked"] == "1.0.102"
+    assert _harness(project, "codebuddy")["checked"] == "2.117.0"
 
 
 def test_delivered_events_follow_the_clients(project: Path) -> None:
@@ -64,8 +65,18 @@ def test_delivered_events_follow_the_clients(project: Path) -> None:
 def test_every_fact_is_in_the_inventory_table(project: Path) -> None:
     text = (project / "generated" / "hook-message-inventory.md").read_text(encoding="utf-8")
     section = text.split("\n## What each harness was checked against\n", 1)[1]
+    versions, section = section.split("\nEach delivery fact", 1)
+    harnesses = _inventory(project)["harnesses"]
+    # Per harness, what its facts were checked against: a live run's version, or none.
+    said = [line for line in versions.split("\n") if line.startswith("| ") and "---" not in line]
+    assert said[1:] == [
+        f"| {h['name']} | "
+        + (f"live: {h['checked']}" if h["checked"] else "documentation only")
+        + " |"
+        for h in harnesses
+    ]
     rows = [line for line in section.split("\n") if line.startswith("| ") and "---" not in line]
-    facts = [(h, f) for h in _inventory(project)["harnesses"] for f in h["facts"]]
+    facts = [(h, f) for h in harnesses for f in h["facts"]]
     assert len(rows) == len(facts) + 1  # the header
     for row, (harness, fact) in zip(rows[1:], facts, strict=True):
         assert row.startswith(f"| {harness['name']}"), row

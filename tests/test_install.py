@@ -235,6 +235,43 @@ def test_codex_install_says_how_to_trust_the_hooks(
     assert "trustStatus" in result.err
 
 
+# The one line each harness that runs hooks only after a trust step or an opt-in needs,
+# as install and verify print it: the exact setting.
+NEEDS = {
+    "codex": ("trusted_hash", 'trust_level = \\"trusted\\"'),
+    "copilot": ("COPILOT_ALLOW_ALL=true", "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true"),
+    "gemini-cli": ("trusted workspace", "GEMINI_CLI_TRUST_WORKSPACE=true"),
+}
+
+
+@pytest.mark.parametrize("surface", sorted(NEEDS))
+def test_install_and_verify_say_what_the_harness_needs_before_it_runs_hooks(
+    project: Path, cli: Cli, places: tuple[Path, Path], surface: str
+) -> None:
+    target, root = places
+    installed = _install(cli, surface, target, root)
+    verified = cli("verify", "--harness", surface, "--project", str(target))
+    assert installed.code == 0 and verified.code == 0, installed.err + verified.err
+    for result in (installed, verified):
+        lines = [line for line in result.err.splitlines() if NEEDS[surface][0] in line]
+        assert len(lines) == 1, result.err
+        for setting in NEEDS[surface]:
+            assert setting.replace("\\", "") in lines[0], lines[0]
+
+
+def test_a_harness_that_needs_no_step_says_none(
+    project: Path, cli: Cli, places: tuple[Path, Path]
+) -> None:
+    target, root = places
+    for surface in ("claude-code-engine", "factory-droid"):
+        for result in (
+            _install(cli, surface, target, root),
+            cli("verify", "--harness", surface, "--project", str(target)),
+        ):
+            assert result.code == 0, result.err
+            assert "trust" not in result.err.lower(), result.err
+
+
 def test_codex_file_with_another_top_level_key_is_refused(
     project: Path, cli: Cli, places: tuple[Path, Path]
 ) -> None:

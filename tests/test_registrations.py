@@ -57,10 +57,12 @@ SURFACES: dict[str, str] = {
     "copilot": "hookmsg.json",
     "devin-local": "config.local.json",
     "cursor": "hooks.json",
+    "gemini-cli": "settings.json",
+    "factory-droid": "settings.json",
 }
 # The xcsh registration is an extension module, not a hook file: its golden is compared
 # here, and tests/test_xcsh_module.py runs it.
-MODULES: dict[str, str] = {"xcsh": "hookmsg.js"}
+MODULES: dict[str, str] = {"xcsh": "hookmsg.js", "oh-my-pi": "hookmsg.js", "pi": "hookmsg.js"}
 CLAUDE = ("claude-code-engine", "claude-code-plugin")
 # Where `hookmsg install` merges each registration inside a project (the plugin: nowhere).
 PROJECT_FILES = {
@@ -72,10 +74,13 @@ PROJECT_FILES = {
     "copilot": ".github/hooks/hookmsg.json",
     "devin-local": ".devin/config.local.json",
     "cursor": ".cursor/hooks.json",
+    "gemini-cli": ".gemini/settings.json",
+    "factory-droid": ".factory/settings.json",
 }
 SCRIPT = "hooks/dispatch.py"
 # Seconds, from the registry's [timeouts] (the reference wiring).
 SECONDS = {"SessionStart": 30, "PreToolUse": 10, "PostToolUse": 10, "Stop": 60}
+MILLISECONDS = ("gemini-cli",)
 TOKEN = re.compile(r"\$\{([^}]*)\}")
 
 Key = tuple[str, str | None]  # a registry dispatcher entry: (event, matcher)
@@ -130,6 +135,10 @@ EXPECTED: dict[str, dict[str, list[tuple[str | None, Key | tuple[Key, ...]]]]] =
     },
     "devin-local": {"SessionStart": [(None, SS)], "PostToolUse": [(None, POST)]},
     "cursor": {"sessionStart": [(None, SS)], "postToolUse": [(None, POST)]},
+    # BeforeTool reaches the model only as a deny (install --strict); Gemini's names.
+    "gemini-cli": {"SessionStart": [(None, SS)], "AfterTool": [(".*", POST)]},
+    # PreToolUse context is not delivered (install --strict registers it, to deny).
+    "factory-droid": {"SessionStart": [(None, SS)], "PostToolUse": [("*", POST)]},
 }
 
 
@@ -357,10 +366,12 @@ def test_no_message_twice_for_one_event_and_matcher(surface: str) -> None:
 
 @pytest.mark.parametrize("surface", SURFACES)
 def test_timeouts_in_the_harness_unit(surface: str) -> None:
-    # Every harness reads seconds now (Qwen Code too: 1,000 or more is legacy milliseconds).
+    # Every harness reads seconds (Qwen Code too: 1,000 or more is legacy milliseconds)
+    # but Gemini CLI, which reads milliseconds.
+    scale = 1000 if surface in MILLISECONDS else 1
     for hook in hooks_of(surface, golden(surface)):
         event = dispatcher_line(surface, hook)[0]
-        assert hook.timeout == SECONDS[event], (surface, event)
+        assert hook.timeout == SECONDS[event] * scale, (surface, event)
         if surface == "copilot":
             assert "timeout" not in hook.handler
         else:
@@ -829,15 +840,16 @@ def test_inventory_lists_the_surfaces_that_register_each_message(project: Path) 
     registered_on = _inventory(project)
     assert "claude-code-engine" in registered_on["pretooluse-edit"]
     assert "codex" in registered_on["pretooluse-edit"]  # through its folded matcher
-    assert registered_on["sessionstart"] == [*SURFACES, *MODULES]
+    assert sorted(registered_on["sessionstart"]) == sorted([*SURFACES, *MODULES])
     assert registered_on["postcompact"] == [*CLAUDE, "codex", "qwen-code"]
-    assert registered_on["precompact"] == ["xcsh"]
+    # pi has no session.compacting: compaction context only on xcsh and oh-my-pi.
+    assert registered_on["precompact"] == ["xcsh", "oh-my-pi"]
     assert registered_on["pretooluse-conformity"] == []
-    # The same answer as reading the goldens, in catalogue order.
+    # The same answer as reading the goldens.
     for name, surfaces in registered_on.items():
         expected = [s for s in SURFACES if name in registered(s)]
         expected += [s for s in MODULES if name in module_messages(s)]
-        assert surfaces == expected, name
+        assert sorted(surfaces) == sorted(expected), name
 
 
 def test_wiring_has_a_generated_registrations_table(project: Path) -> None:

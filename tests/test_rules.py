@@ -962,7 +962,7 @@ def test_repository_registrations_pass_every_contract_rule(project: Path, cli: C
     catalogue = load_workspace(load_project(project)).catalogue
     assert catalogue.registry is not None and catalogue.harnesses is not None
     registered = [h for h in catalogue.harnesses.harnesses if h.registration is not None]
-    assert len(registered) == 10  # nine JSON files and the xcsh module
+    assert len(registered) == 14  # eleven JSON files and three extension modules
     found = contract.check(
         catalogue.registry,
         catalogue.registry_text,
@@ -1238,6 +1238,28 @@ def test_x002_xcsh_does_not_report_session_start_sources(project: Path, cli: Cli
     found = run_findings(cli, "validate")
     line = last_line(text, "session_start_sources = true")
     assert located(found) == [("catalog/harnesses.toml", line, 1, "X002")]
+
+
+def test_x004_user_folder_module_must_be_javascript_on_a_module_harness(
+    project: Path, cli: Cli
+) -> None:
+    path = project / "catalog" / "harnesses.toml"
+    text = path.read_text(encoding="utf-8")
+    old = 'user_file = ".pi/agent/extensions/hookmsg.js"'
+    text = text.replace(old, 'user_file = ".pi/agent/extensions/hookmsg.json"')
+    # A settings-file harness has no user folder module.
+    text = text.replace(
+        'project_file = ".factory/settings.json"',
+        'project_file = ".factory/settings.json"\nuser_file = ".factory/hookmsg.js"',
+    )
+    path.write_text(text, encoding="utf-8")
+    found = run_findings(cli, "validate")
+    assert [(f.code, f.line) for f in found] == [
+        ("X004", line_of(text, 'user_file = ".pi/agent/extensions/hookmsg.json"')),
+        ("X004", line_of(text, 'user_file = ".factory/hookmsg.js"')),
+    ]
+    assert "must end in .js" in found[0].message
+    assert "extension module only" in found[1].message
 
 
 def test_x003_module_file_must_be_javascript(project: Path, cli: Cli) -> None:

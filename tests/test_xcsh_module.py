@@ -10,6 +10,7 @@ with the arguments and stdin it saw, so the tests read exactly what the dispatch
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -28,8 +29,21 @@ from tests.support.text import edit, write
 Cli = Callable[..., Result]
 
 NODE = shutil.which("node")
+
+
+def _cached_bun() -> str | None:
+    """Bun as scripts/e2e_clients.py installs it from npm beside oh-my-pi, if cached."""
+    home = Path(os.environ.get("HOME") or Path.home())
+    root = Path(
+        os.environ.get("HOOKMSG_E2E_CACHE")
+        or Path(os.environ.get("XDG_CACHE_HOME") or home / ".cache") / "hookmsg" / "e2e"
+    )
+    found = sorted(root.glob("*/node_modules/.bin/bun"))
+    return str(found[-1]) if found else None
+
+
 # xcsh itself runs under Bun (`npm install bun` puts it in node_modules/.bin); used when found.
-BUN = shutil.which("bun")
+BUN = shutil.which("bun") or _cached_bun()
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(NODE is None, reason="node is not installed: cannot run the module"),

@@ -115,6 +115,7 @@ Format = Literal[
     "devin",
     "cursor",
     "xcsh",
+    "gemini",
 ]
 FileName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$", max_length=64)]
 
@@ -163,6 +164,9 @@ class Registration(_Strict):
     top_level_keys: list[TopLevelKey] = Field(default_factory=list)
     # A step the user must take after `hookmsg install` before the harness runs the hooks.
     install_note: OneLine | None = None
+    # Where `install --user` puts a module registration, relative to the home folder
+    # (None: xcsh's `.xcsh/agent/extensions/hookmsg.js`).
+    user_file: ProjectFile | None = None
 
 
 Version = Annotated[str, StringConstraints(pattern=r"^[0-9]+(\.[0-9]+)*$", max_length=32)]
@@ -178,7 +182,9 @@ class Fact(_Strict):
     evidence: OneLine  # the documentation page, changelog entry or run it was checked against
 
 
-EnvelopeStyle = Literal["hook-specific", "additional-context", "additional_context", "text", "xcsh"]
+EnvelopeStyle = Literal[
+    "hook-specific", "additional-context", "additional_context", "text", "xcsh", "gemini"
+]
 
 
 class Contract(_Strict):
@@ -187,8 +193,10 @@ class Contract(_Strict):
     `envelope`: `hook-specific` = `{"hookSpecificOutput": {"hookEventName", "additionalContext"}}`;
     `additional-context` = top-level `additionalContext`; `additional_context` = top-level
     `additional_context`; `text` = the text itself on stdout; `xcsh` = `{"text": T}`, read by the
-    generated xcsh module. `payload`: `claude` (snake_case
-    keys as Claude Code sends them), `copilot` (camelCase keys, `toolArgs`, `toolResult`) or
+    generated xcsh module; `gemini` = `hook-specific` context, and a deny as a top-level
+    `decision` with a `reason` (Gemini CLI reads no `permissionDecision`). `payload`: `claude`
+    (snake_case keys as Claude Code sends them), `copilot` (camelCase keys, `toolArgs`,
+    `toolResult`) or
     `xcsh` (the generated xcsh module's payload, read by `hookmsg_dispatch/xcsh.py`).
     `context_events`: the registry events whose context this harness shows the model (an event
     registered only for its side effects is left out). `deny`: a PreToolUse deny decision is

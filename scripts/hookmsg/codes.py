@@ -115,6 +115,7 @@ Code = Literal[
     "X001",
     "X002",
     "X003",
+    "X004",
     "I001",
     "I002",
     "I003",
@@ -782,6 +783,14 @@ _CODES: tuple[CodeInfo, ...] = (
         "The xcsh module's file name does not end in `.js`.",
         "Name it `hookmsg.js`: xcsh loads `*.js` and `*.ts` extension files.",
         '`file = "hookmsg.json"`',
+    ),
+    CodeInfo(
+        "X004",
+        "An extension-module harness's user folder file (`user_file`) does not end in `.js`, "
+        "or is set on a harness whose registration is not a module.",
+        "Name the module `<folder>/hookmsg.js` where the client loads user extensions, or drop "
+        "`user_file` from a settings-file harness.",
+        '`user_file = ".pi/agent/extensions/hookmsg.json"`',
     ),
 )
 

@@ -39,6 +39,8 @@ INTERPRETER_FLAGS = ("-I", "-S", "-c", BOOT)
 PLUGIN_ROOT = "CLAUDE_PLUGIN_ROOT"  # Claude Code substitutes it when it runs the hook
 TOKEN = re.compile(r"\$\{([^}]*)\}")
 DEFAULT_TIMEOUT = 30
+# Formats whose matchers are unanchored regular expressions over tool ids.
+REGEX_FORMATS = ("qwen", "gemini")
 
 
 @dataclass(frozen=True)
@@ -72,13 +74,13 @@ def _matcher(harness: Harness, event: str, key: str) -> str | None:
         # Copilot and Cursor; elsewhere `*` is spelled out only where a matcher applies.
         if not harness.matchers or event not in TOOL_EVENTS or kind in ("copilot", "cursor"):
             return None
-        return ".*" if kind == "qwen" else "*"
+        return ".*" if kind in REGEX_FORMATS else "*"
     if event not in TOOL_EVENTS:
         # A SessionStart source such as `compact`; Qwen reads matchers as regexes.
-        return f"^{key}$" if kind == "qwen" else key
+        return f"^{key}$" if kind in REGEX_FORMATS else key
     names = [harness.tools[tool] for tool in key.split("|") if tool in harness.tools]
-    if kind == "qwen":
-        # Qwen matches regexes against runtime tool ids; anchor them.
+    if kind in REGEX_FORMATS:
+        # Qwen and Gemini match unanchored regexes against runtime tool ids; anchor them.
         return f"^{names[0]}$" if len(names) == 1 else "^(?:" + "|".join(names) + ")$"
     return "|".join(names)
 

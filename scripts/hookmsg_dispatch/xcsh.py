@@ -10,7 +10,8 @@ dispatcher through `pi.exec`, which gives it no stdin, so the event arrives as t
 (tool fields on `tool_result` only; `input` and `prompt` are left out above 64 KiB and
 `truncated` is then true). xcsh's tools are `write` ({path, content}), `edit` (one of
 {path, edits: [{oldText, newText}]}, {path, old_text, new_text} or {path, op, diff}) and
-`bash` ({command}); the contract's tool map turns their names into the registry's.
+`bash` ({command}); oh-my-pi's `edit` is `{i, input}`, one patch string. The contract's
+tool map turns their names into the registry's.
 The answer is `{"text": T}` (envelope style `xcsh`). Standard library only, Python 3.9+.
 """
 
@@ -56,8 +57,32 @@ def _edit_change(path: str, tool_input: Mapping[str, Any]) -> FileChange:
     return FileChange(path, after, _string(tool_input, "old_text", "oldText"), False)
 
 
+def _patch_changes(patch: str) -> tuple[FileChange, ...]:
+    """oh-my-pi's edit input `{i, input}`: one patch string, an apply_patch patch or a
+    hashline patch (`[PATH#TAG]` heads each file's section, `+` lines are its new text)."""
+    if "*** Add File: " in patch or "*** Update File: " in patch:
+        from hookmsg_dispatch.contracts import parse_patch
+
+        return parse_patch(patch)
+    changes: list[FileChange] = []
+    path: str | None = None
+    added: list[str] = []
+    for raw in [*patch.split("\n"), "[]"]:
+        line = raw.rstrip("\r")
+        if line.startswith("[") and line.endswith("]"):
+            if path:
+                changes.append(FileChange(path, "\n".join(added), None, False))
+            path, added = line[1:-1].rsplit("#", 1)[0].strip(), []
+        elif path and line.startswith("+"):
+            added.append(line[1:])
+    return tuple(changes)
+
+
 def _changes(tool: str, tool_input: Mapping[str, Any]) -> tuple[FileChange, ...]:
     path = _string(tool_input, "path", "file_path")
+    patch = tool_input.get("input")
+    if not path and tool == "Edit" and isinstance(patch, str):
+        return _patch_changes(patch)
     if not path:
         return ()
     if tool == "Write":

@@ -132,6 +132,20 @@ class Runner:
     stop_context: bool = False
     #: True: the registration gives `command` + `args` (exec form); False: one shell string
     exec_form: bool = False
+    #: the client's name for PreToolUse in its registration
+    pre_tool_event: str = "PreToolUse"
+    #: its PostToolUse payload tells the dispatcher how full the context is (the xcsh
+    #: module's context usage, Claude Code's and CodeBuddy's transcript), so the
+    #: compaction reminder can fire
+    reports_context_size: bool = False
+    #: the bound on one session, in seconds (a safety bound, not a timing assertion)
+    session_timeout: int = SESSION_TIMEOUT
+    #: the client itself refuses to write build files such as package.json
+    build_files_refused: bool = False
+    #: its registration is Claude Code's hook shape and event names (`register` writes it)
+    claude_shaped: bool = True
+    #: a PreToolUse deny refuses the call (`install --strict` registers one)
+    deny: bool = True
 
     def __init__(self, executable: Path, home: Path) -> None:
         self.executable = executable
@@ -165,6 +179,12 @@ class Runner:
         _write_json(path, {"hooks": hooks})
         return path
 
+    def registered_events(self, project: Path) -> set[str]:
+        """The events (in the client's spelling) the project's registration names."""
+        data = json.loads((project / self.settings_file).read_text(encoding="utf-8"))
+        hooks = data.get("hooks") if isinstance(data, dict) else None
+        return set(hooks) if isinstance(hooks, dict) else set()
+
     def hook_context(self, body: Mapping[str, Any]) -> list[str]:
         """The texts in this request that the client's hooks handed to the model."""
         raise NotImplementedError
@@ -182,6 +202,7 @@ class ClaudeCode(Runner):
     exec_form = True
     stop_exit_2_loops = False
     stop_context = True
+    reports_context_size = True  # its transcript's usage records
 
     def session(
         self,
@@ -213,7 +234,7 @@ class ClaudeCode(Runner):
             },
         )
         argv = [str(self.executable), "-p", "--dangerously-skip-permissions", prompt]
-        return _run(argv, project, variables)
+        return _run(argv, project, variables, self.session_timeout)
 
     def hook_context(self, body: Mapping[str, Any]) -> list[str]:
         return [
@@ -354,7 +375,7 @@ class Codex(Runner):
             "--skip-git-repo-check",
             prompt,
         ]
-        return _run(argv, project, self._env(env))
+        return _run(argv, project, self._env(env), self.session_timeout)
 
     def hook_context(self, body: Mapping[str, Any]) -> list[str]:
         items = [
@@ -411,7 +432,7 @@ class QwenCode(Runner):
             },
         )
         argv = [str(self.executable), "--auth-type", "openai", "--yolo", "-p", prompt]
-        return _run(argv, project, variables)
+        return _run(argv, project, variables, self.session_timeout)
 
     def hook_context(self, body: Mapping[str, Any]) -> list[str]:
         found: list[str] = []
@@ -447,11 +468,6 @@ def _qwen_hook_parts(system: str) -> list[str]:
     return parts
 
 
-RUNNERS: dict[str, type[Runner]] = {
-    runner.harness: runner for runner in (ClaudeCode, Codex, QwenCode)
-}
-
-
 def git_project(folder: Path) -> Path:
     """An empty git repository (the clients and the dispatcher find the project by it)."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -459,3 +475,412 @@ def git_project(folder: Path) -> Path:
     assert git is not None, "git is needed for the end-to-end tests"
     subprocess.run([git, "init", "-q", str(folder)], check=True)
     return folder.resolve()
+
+
+def _chat_hook_context(body: Mapping[str, Any], roles: tuple[str, ...]) -> list[str]:
+    """Every text of the messages in `roles` (Chat Completions), for clients that hand hook
+    context over as whole messages or inside tool results."""
+    return [
+        text
+        for message in body.get("messages") or []
+        if isinstance(message, dict) and message.get("role") in roles
+        for text in _texts(message.get("content"))
+    ]
+
+
+def _chat_tool_outputs(body: Mapping[str, Any]) -> list[str]:
+    return _chat_hook_context(body, ("tool",))
+
+
+def client_folder(executable: Path) -> Path:
+    """The client's cache folder (`<cache>/<package>@<version>/`) from its executable."""
+    for parent in executable.parents:
+        if (parent / ".hookmsg-e2e-complete").is_file():
+            return parent
+    raise AssertionError(f"{executable} is not inside a cached client folder")
+
+
+class Copilot(Runner):
+    harness = "copilot"
+    settings_file = ".github/hooks/hookmsg.json"
+    write_tool = "create"
+    write_matcher = "create"
+    pre_tool_event = "preToolUse"
+    claude_shaped = False
+
+    def session(
+        self,
+        project: Path,
+        standin: StandIn,
+        prompt: str,
+        env: Mapping[str, str] | None = None,
+    ) -> Session:
+        variables = base_env(
+            self.home,
+            {
+                "COPILOT_OFFLINE": "true",
+                "COPILOT_AUTO_UPDATE": "false",
+                "COPILOT_PROVIDER_BASE_URL": f"{standin.url}/v1",
+                "COPILOT_PROVIDER_TYPE": "openai",
+                "COPILOT_PROVIDER_WIRE_API": "completions",
+                "COPILOT_PROVIDER_API_KEY": API_KEY,
+                "COPILOT_MODEL": "gpt-4.1",
+                # The opt-in `hookmsg install --harness copilot` names: without it (or a
+                # trusted folder) prompt mode runs no repository hook.
+                "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS": "true",
+                # Its JavaScript, unpacked once when the client was installed.
+                "XDG_CACHE_HOME": str(client_folder(self.executable) / ".home" / ".cache"),
+                **(env or {}),
+            },
+        )
+        argv = [str(self.executable), "-p", prompt, "--allow-all-tools", "--no-auto-update"]
+        return _run(argv, project, variables, self.session_timeout)
+
+    def hook_context(self, body: Mapping[str, Any]) -> list[str]:
+        return _chat_hook_context(body, ("user", "tool"))
+
+    def tool_outputs(self, body: Mapping[str, Any]) -> list[str]:
+        return _chat_tool_outputs(body)
+
+
+class CodeBuddy(Runner):
+    harness = "codebuddy"
+    settings_file = ".codebuddy/settings.local.json"
+    write_tool = "Write"
+    write_matcher = "Write"
+    # PreToolUse fires, but its context is not handed to the model.
+    pretool_context = False
+    stop_exit_2_loops = False
+    reports_context_size = True
+
+    def session(
+        self,
+        project: Path,
+        standin: StandIn,
+        prompt: str,
+        env: Mapping[str, str] | None = None,
+    ) -> Session:
+        model = {
+            "id": "stand-in",
+            "name": "stand-in",
+            "vendor": "OpenAI",
+            "apiKey": API_KEY,
+            "url": f"{standin.url}/v1/chat/completions",
+            "maxInputTokens": 200000,
+            "maxOutputTokens": 8192,
+            "supportsToolCall": True,
+            "supportsImages": False,
+        }
+        _write_json(
+            self.home / ".codebuddy" / "models.json",
+            {"models": [model], "availableModels": ["stand-in"]},
+        )
+        variables = base_env(
+            self.home,
+            {
+                "DISABLE_TELEMETRY": "1",
+                "DISABLE_AUTOUPDATER": "1",
+                "CODEBUDDY_CODE_ENABLE_TELEMETRY": "0",
+                "CODEBUDDY_REMOTE_CONFIG_DISABLED": "1",
+                "CODEBUDDY_SKIP_BUILTIN_MARKETPLACE": "1",
+                "CODEBUDDY_DISABLE_IDE": "1",
+                "IS_SANDBOX": "1",
+                **(env or {}),
+            },
+        )
+        argv = [
+            str(self.executable),
+            "-p",
+            prompt,
+            "--model",
+            "stand-in",
+            "--dangerously-skip-permissions",
+            "--output-format",
+            "json",
+        ]
+        return _run(argv, project, variables, self.session_timeout)
+
+    def hook_context(self, body: Mapping[str, Any]) -> list[str]:
+        found: list[str] = []
+        for text in _chat_hook_context(body, ("user",)):
+            found += _blocks(text, '<system-reminder data-role="hook">', "</system-reminder>")
+        return found + _chat_tool_outputs(body)
+
+    def tool_outputs(self, body: Mapping[str, Any]) -> list[str]:
+        return _chat_tool_outputs(body)
+
+
+def _blocks(text: str, start: str, end: str) -> list[str]:
+    """The parts of `text` from each `start` to its `end` (or the end of the text)."""
+    parts = []
+    rest = text
+    while start in rest:
+        begin = rest.index(start)
+        stop = rest.find(end, begin)
+        stop = len(rest) if stop < 0 else stop
+        parts.append(rest[begin:stop])
+        rest = rest[stop + 1 :]
+    return parts
+
+
+class ExtensionRunner(Runner):
+    """oh-my-pi and pi: the project's registration is the generated extension module.
+
+    The module hands session-start text over as a user message (`pi.sendMessage`, next
+    turn) and tool-result text inside the tool result; it never blocks a call.
+    """
+
+    write_tool = "write"
+    write_matcher = "write"
+    claude_shaped = False
+    pretool_context = False
+    deny = False
+    stop_exit_2_loops = False
+    reports_context_size = True
+
+    def registered_events(self, project: Path) -> set[str]:
+        text = (project / self.settings_file).read_text(encoding="utf-8")
+        events = ("session_start", "before_agent_start", "tool_result", "session.compacting")
+        return {event for event in events if f'"{event}": {{' in text}
+
+    def hook_context(self, body: Mapping[str, Any]) -> list[str]:
+        return _chat_hook_context(body, ("user", "tool"))
+
+    def tool_outputs(self, body: Mapping[str, Any]) -> list[str]:
+        return _chat_tool_outputs(body)
+
+    def provider(self, standin: StandIn) -> dict[str, Any]:
+        """The stand-in as a custom Chat Completions provider with one model."""
+        return {
+            "baseUrl": f"{standin.url}/v1",
+            "apiKey": "STANDIN_API_KEY",
+            "auth": "apiKey",
+            "api": "openai-completions",
+            "models": [
+                {
+                    "id": "stand-in",
+                    "name": "stand-in",
+                    "reasoning": False,
+                    "input": ["text"],
+                    "contextWindow": 200000,
+                    "maxTokens": 8192,
+                }
+            ],
+        }
+
+
+class Pi(ExtensionRunner):
+    harness = "pi"
+    settings_file = ".pi/extensions/hookmsg.js"
+
+    def session(
+        self,
+        project: Path,
+        standin: StandIn,
+        prompt: str,
+        env: Mapping[str, str] | None = None,
+    ) -> Session:
+        _write_json(
+            self.home / ".pi" / "agent" / "models.json",
+            {"providers": {"standin": self.provider(standin)}},
+        )
+        variables = base_env(
+            self.home,
+            {
+                "PI_OFFLINE": "1",
+                "PI_SKIP_VERSION_CHECK": "1",
+                "STANDIN_API_KEY": API_KEY,
+                **(env or {}),
+            },
+        )
+        argv = [str(self.executable), "-p", prompt, "--offline", "--model", "standin/stand-in"]
+        return _run(argv, project, variables, self.session_timeout)
+
+
+class OhMyPi(ExtensionRunner):
+    harness = "oh-my-pi"
+    settings_file = ".omp/extensions/hookmsg.js"
+
+    def session(
+        self,
+        project: Path,
+        standin: StandIn,
+        prompt: str,
+        env: Mapping[str, str] | None = None,
+    ) -> Session:
+        # YAML is a superset of JSON: the provider written as JSON is a valid models.yml.
+        _write_json(
+            self.home / ".omp" / "agent" / "models.yml",
+            {"providers": {"standin": self.provider(standin)}},
+        )
+        folder = client_folder(self.executable)
+        variables = base_env(
+            self.home,
+            {
+                # Bun, installed beside the client from npm.
+                "PATH": f"{folder / 'node_modules' / '.bin'}{os.pathsep}{os.environ['PATH']}",
+                "OTEL_SDK_DISABLED": "true",
+                "PI_NO_TITLE": "1",
+                "OMP_SKIP_SETUP": "1",
+                "STANDIN_API_KEY": API_KEY,
+                **(env or {}),
+            },
+        )
+        argv = [str(self.executable), "-p", prompt, "--model", "standin/stand-in", "--auto-approve"]
+        return _run(argv, project, variables, self.session_timeout)
+
+
+class GeminiCli(Runner):
+    harness = "gemini-cli"
+    settings_file = ".gemini/settings.json"
+    write_tool = "write_file"
+    write_matcher = "^write_file$"
+    any_matcher = ".*"
+    pre_tool_event = "BeforeTool"
+    claude_shaped = False
+    build_files_refused = True
+    # BeforeTool context never reaches the model; only a deny does.
+    pretool_context = False
+    stop_exit_2_loops = False
+
+    def session(
+        self,
+        project: Path,
+        standin: StandIn,
+        prompt: str,
+        env: Mapping[str, str] | None = None,
+    ) -> Session:
+        _write_json(
+            self.home / ".gemini" / "settings.json",
+            {
+                "security": {"auth": {"selectedType": "gemini-api-key"}},
+                "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
+                "privacy": {"usageStatisticsEnabled": False},
+                "telemetry": {"enabled": False},
+            },
+        )
+        variables = base_env(
+            self.home,
+            {
+                "GEMINI_API_KEY": API_KEY,
+                "GOOGLE_GEMINI_BASE_URL": standin.url,
+                # The trusted workspace `hookmsg install --harness gemini-cli` names:
+                # without it project hooks do not run.
+                "GEMINI_CLI_TRUST_WORKSPACE": "true",
+                "GEMINI_CLI_NO_RELAUNCH": "true",
+                **(env or {}),
+            },
+        )
+        argv = [
+            str(self.executable),
+            "-p",
+            prompt,
+            "-m",
+            "gemini-2.5-flash",
+            "--approval-mode",
+            "yolo",
+            "--output-format",
+            "json",
+        ]
+        return _run(argv, project, variables, self.session_timeout)
+
+    def hook_context(self, body: Mapping[str, Any]) -> list[str]:
+        return [
+            text
+            for content in body.get("contents") or []
+            if isinstance(content, dict)
+            for text in _gemini_texts(content.get("parts"))
+            if "<hook_context>" in text
+        ]
+
+    def tool_outputs(self, body: Mapping[str, Any]) -> list[str]:
+        return [
+            json.dumps(part["functionResponse"].get("response"), ensure_ascii=False)
+            for content in body.get("contents") or []
+            if isinstance(content, dict)
+            for part in content.get("parts") or []
+            if isinstance(part, dict) and isinstance(part.get("functionResponse"), dict)
+        ]
+
+
+def _gemini_texts(parts: Any) -> list[str]:
+    """The texts of Gemini content parts, a function response's output included."""
+    found: list[str] = []
+    for part in parts if isinstance(parts, list) else []:
+        if not isinstance(part, dict):
+            continue
+        if isinstance(part.get("text"), str):
+            found.append(part["text"])
+        response = part.get("functionResponse")
+        if isinstance(response, dict):
+            found.append(json.dumps(response.get("response"), ensure_ascii=False))
+    return found
+
+
+class FactoryDroid(Runner):
+    harness = "factory-droid"
+    settings_file = ".factory/settings.json"
+    write_tool = "Create"
+    write_matcher = "Create"
+    # PreToolUse fires, but its context is not handed to the model.
+    pretool_context = False
+
+    def session(
+        self,
+        project: Path,
+        standin: StandIn,
+        prompt: str,
+        env: Mapping[str, str] | None = None,
+    ) -> Session:
+        model = {
+            "model": "stand-in",
+            "model_display_name": "stand-in",
+            "base_url": f"{standin.url}/v1",
+            "api_key": API_KEY,
+            "provider": "generic-chat-completion-api",
+            "max_tokens": 8192,
+        }
+        _write_json(self.home / ".factory" / "config.json", {"custom_models": [model]})
+        variables = base_env(
+            self.home,
+            {
+                "FACTORY_AIRGAP_ENABLED": "1",
+                "FACTORY_DROID_AUTO_UPDATE_ENABLED": "false",
+                "FACTORY_DISABLE_DYNAMIC_CONFIG": "1",
+                "FACTORY_DISABLE_KEYRING": "1",
+                **(env or {}),
+            },
+        )
+        argv = [
+            str(self.executable),
+            "exec",
+            "--skip-permissions-unsafe",
+            "--model",
+            "custom:stand-in-0",
+            "-o",
+            "json",
+            prompt,
+        ]
+        return _run(argv, project, variables, self.session_timeout)
+
+    def hook_context(self, body: Mapping[str, Any]) -> list[str]:
+        return _chat_hook_context(body, ("user", "tool"))
+
+    def tool_outputs(self, body: Mapping[str, Any]) -> list[str]:
+        return _chat_tool_outputs(body)
+
+
+RUNNERS: dict[str, type[Runner]] = {
+    runner.harness: runner
+    for runner in (
+        ClaudeCode,
+        Codex,
+        QwenCode,
+        Copilot,
+        CodeBuddy,
+        OhMyPi,
+        Pi,
+        GeminiCli,
+        FactoryDroid,
+    )
+}

@@ -3,6 +3,11 @@
 The clients come from scripts/e2e_clients.py's cache. When one is missing its tests are
 skipped, saying how to install it, unless HOOKMSG_E2E=require (as CI sets), which turns
 the skip into a failure.
+
+Before the first client runs, the test process enters a network namespace with only
+loopback (tests/e2e/netns.py), where the machine allows it, so every client runs offline
+and the tier proves nothing left the machine; HOOKMSG_E2E_NETWORK=host leaves the network
+as it is.
 """
 
 from __future__ import annotations
@@ -16,9 +21,16 @@ from types import ModuleType
 import pytest
 
 from tests.e2e.clients import RUNNERS, Runner
+from tests.e2e.netns import enter_offline
 from tests.support.repository import REPO
 
 HARNESSES = tuple(RUNNERS)
+# The clients whose project registration is Claude Code's hook shape under Claude Code's
+# event names, which the tests that write their own registration (a raw SessionStart hook,
+# a bare script, a Stop hook) lay out with `Runner.register`.
+CLAUDE_SHAPED = tuple(h for h in HARNESSES if RUNNERS[h].claude_shaped)
+# The clients whose payloads tell the dispatcher the context's size.
+CONTEXT_SIZED = tuple(h for h in HARNESSES if RUNNERS[h].reports_context_size)
 
 
 def _clients_script() -> ModuleType:
@@ -40,7 +52,16 @@ def required() -> bool:
 
 
 @pytest.fixture(scope="session")
-def executables() -> dict[str, Path]:
+def offline() -> str:
+    """How this tier's network is isolated (entered once, before any client starts; every
+    client test asks for it through `executables`, the stand-in's own tests do not)."""
+    if os.environ.get("HOOKMSG_E2E_NETWORK") == "host":
+        return "not isolated: HOOKMSG_E2E_NETWORK=host"
+    return enter_offline()
+
+
+@pytest.fixture(scope="session")
+def executables(offline: str) -> dict[str, Path]:
     found: dict[str, Path] = CLIENTS.installed_executables()
     return found
 
@@ -48,7 +69,27 @@ def executables() -> dict[str, Path]:
 @pytest.fixture(params=HARNESSES)
 def runner(request: pytest.FixtureRequest, executables: dict[str, Path], tmp_path: Path) -> Runner:
     """A runner for one real client (each test runs once per client), with a scratch HOME."""
-    harness: str = request.param
+    return make_runner(request.param, executables, tmp_path)
+
+
+@pytest.fixture(params=CLAUDE_SHAPED)
+def shaped_runner(
+    request: pytest.FixtureRequest, executables: dict[str, Path], tmp_path: Path
+) -> Runner:
+    """A runner for one client whose registration `Runner.register` can write."""
+    return make_runner(request.param, executables, tmp_path)
+
+
+@pytest.fixture(params=CONTEXT_SIZED)
+def sized_runner(
+    request: pytest.FixtureRequest, executables: dict[str, Path], tmp_path: Path
+) -> Runner:
+    """A runner for one client whose payloads say how full the context is."""
+    return make_runner(request.param, executables, tmp_path)
+
+
+def make_runner(harness: str, executables: dict[str, Path], tmp_path: Path) -> Runner:
+    """A runner for `harness` with a scratch HOME; skipped or failed when it is missing."""
     if harness not in executables:
         pins = {c.harness: c.spec for c in CLIENTS.pinned_clients()}
         reason = (

@@ -1,9 +1,11 @@
 """A stand-in model endpoint on 127.0.0.1 for the real clients, with scripted turns.
 
-One threaded `http.server` on an ephemeral port speaks the three wire formats the clients
+One threaded `http.server` on an ephemeral port speaks the four wire formats the clients
 use: the Anthropic Messages API with streaming events (Claude Code, `POST /v1/messages`),
-the OpenAI Responses API streaming (Codex, `POST /v1/responses`) and OpenAI Chat
-Completions streaming (Qwen Code, `POST /v1/chat/completions`).
+the OpenAI Responses API streaming (Codex, `POST /v1/responses`), OpenAI Chat
+Completions streaming (Qwen Code, Copilot CLI, CodeBuddy Code, oh-my-pi, pi, Factory
+Droid: `POST /v1/chat/completions`) and Gemini's `streamGenerateContent?alt=sse` (Gemini
+CLI: `POST /v1beta/models/<model>:streamGenerateContent`).
 
 The model's side of the conversation is a script of turns shared by all three: `Write`
 (call the client's file-writing tool on a path with a content) and `Finish` (answer with
@@ -73,6 +75,8 @@ class StandIn:
     script: list[Turn]
     cap: int = 40
     lifetime: float = 240.0
+    # The prompt size each answer reports (a large one makes a client's context look full).
+    usage_tokens: int = 10
     requests: list[Recorded] = field(default_factory=list)
     capped: bool = False
     errors: list[str] = field(default_factory=list)  # scripted turns it could not answer
@@ -198,13 +202,16 @@ def _handler_for(state: StandIn) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             path = self.path.split("?", 1)[0]
             body = self._body()
-            if path.endswith("/messages/count_tokens"):
+            if path.endswith("/messages/count_tokens") or path.endswith(":countTokens"):
                 with state._lock:
                     state.requests.append(Recorded(self.path, body, False, "count"))
-                self._send(200, "application/json", iter([b'{"input_tokens": 100}']))
+                data = b'{"input_tokens": 100, "totalTokens": 100}'
+                self._send(200, "application/json", iter([data]))
                 return
+            gemini = path.endswith(":streamGenerateContent") or path.endswith(":generateContent")
             if not (
-                path.endswith("/messages")
+                gemini
+                or path.endswith("/messages")
                 or path.endswith("/responses")
                 or path.endswith("/chat/completions")
             ):
@@ -216,16 +223,8 @@ def _handler_for(state: StandIn) -> type[BaseHTTPRequestHandler]:
             if turn is None:
                 self._error(400, "stand-in model: request cap reached (a loop?)")
                 return
-            stream = bool(body.get("stream"))
             try:
-                if path.endswith("/messages"):
-                    kind, data = "text/event-stream", b"".join(anthropic_stream(body, turn, n))
-                elif path.endswith("/responses"):
-                    kind, data = "text/event-stream", b"".join(responses_stream(body, turn, n))
-                elif stream:
-                    kind, data = "text/event-stream", b"".join(chat_stream(body, turn, n))
-                else:
-                    kind, data = "application/json", chat_whole(body, turn, n)
+                kind, data = _answer(path, body, turn, n, state.usage_tokens)
             except ScriptError as error:
                 with state._lock:
                     state.errors.append(str(error))
@@ -237,6 +236,22 @@ def _handler_for(state: StandIn) -> type[BaseHTTPRequestHandler]:
 
 
 MODEL = "stand-in-model"
+
+
+def _answer(path: str, body: dict[str, Any], turn: Turn, n: int, tokens: int) -> tuple[str, bytes]:
+    """The content type and body answering one scripted turn in the path's wire format."""
+    sse = "text/event-stream"
+    if path.endswith(":streamGenerateContent"):
+        return sse, b"".join(gemini_stream(body, turn, n, tokens))
+    if path.endswith(":generateContent"):
+        return "application/json", json.dumps(gemini_answer(body, turn, tokens)).encode()
+    if path.endswith("/messages"):
+        return sse, b"".join(anthropic_stream(body, turn, n, tokens))
+    if path.endswith("/responses"):
+        return sse, b"".join(responses_stream(body, turn, n, tokens))
+    if body.get("stream"):
+        return sse, b"".join(chat_stream(body, turn, n, tokens))
+    return "application/json", chat_whole(body, turn, n, tokens)
 
 
 def _sse(event: str | None, data: dict[str, Any] | str) -> bytes:
@@ -252,7 +267,27 @@ def _tool_names(body: dict[str, Any]) -> list[str]:
             name = tool.get("name") or (tool.get("function") or {}).get("name")
             if isinstance(name, str):
                 names.append(name)
+            for declared in tool.get("functionDeclarations") or []:  # Gemini
+                if isinstance(declared, dict) and isinstance(declared.get("name"), str):
+                    names.append(declared["name"])
     return names
+
+
+# Each client's file-writing tool as the model sees it: its name -> (path key, content key).
+WRITE_TOOLS: dict[str, tuple[str, str]] = {
+    "write_file": ("file_path", "content"),  # Qwen Code, Gemini CLI
+    "create": ("path", "file_text"),  # Copilot CLI
+    "Write": ("file_path", "content"),  # Claude Code, CodeBuddy Code
+    "Create": ("file_path", "content"),  # Factory Droid
+    "write": ("path", "content"),  # oh-my-pi, pi
+}
+
+
+def write_call(body: dict[str, Any], turn: Write) -> tuple[str, dict[str, str]]:
+    """The write tool this request offers, and its arguments for `turn`."""
+    name = _pick(body, *WRITE_TOOLS)
+    path_key, content_key = WRITE_TOOLS[name]
+    return name, {path_key: turn.path, content_key: turn.content}
 
 
 class ScriptError(Exception):
@@ -270,7 +305,9 @@ def _pick(body: dict[str, Any], *candidates: str) -> str:
 # -- Anthropic Messages (Claude Code) ----------------------------------------------
 
 
-def anthropic_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[bytes]:
+def anthropic_stream(
+    body: dict[str, Any], turn: Turn, n: int = 0, tokens: int = 10
+) -> Iterator[bytes]:
     message = {
         "id": f"msg_standin_{n}",
         "type": "message",
@@ -279,15 +316,15 @@ def anthropic_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[b
         "content": [],
         "stop_reason": None,
         "stop_sequence": None,
-        "usage": {"input_tokens": 10, "output_tokens": 1},
+        "usage": {"input_tokens": tokens, "output_tokens": 1},
     }
     yield _sse("message_start", {"type": "message_start", "message": message})
     if isinstance(turn, Patch):
         raise ScriptError("a raw apply_patch turn is for Codex only")
     if isinstance(turn, Write):
-        name = _pick(body, "Write")
+        name, call = write_call(body, turn)
         block = {"type": "tool_use", "id": f"toolu_standin_{n}", "name": name, "input": {}}
-        arguments = json.dumps({"file_path": turn.path, "content": turn.content})
+        arguments = json.dumps(call)
         delta = {"type": "input_json_delta", "partial_json": arguments}
         stop = "tool_use"
     else:
@@ -321,7 +358,9 @@ def apply_patch_text(turn: Write) -> str:
     return f"*** Begin Patch\n*** Add File: {turn.path}\n{added}*** End Patch\n"
 
 
-def responses_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[bytes]:
+def responses_stream(
+    body: dict[str, Any], turn: Turn, n: int = 0, tokens: int = 10
+) -> Iterator[bytes]:
     response = {
         "id": f"resp_standin_{n}",
         "object": "response",
@@ -376,9 +415,9 @@ def responses_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[b
         status="completed",
         output=[item],
         usage={
-            "input_tokens": 10,
+            "input_tokens": tokens,
             "output_tokens": 5,
-            "total_tokens": 15,
+            "total_tokens": tokens + 5,
             "input_tokens_details": {"cached_tokens": 0},
             "output_tokens_details": {"reasoning_tokens": 0},
         },
@@ -393,23 +432,21 @@ def _chat_message(body: dict[str, Any], turn: Turn, n: int) -> tuple[dict[str, A
     if isinstance(turn, Patch):
         raise ScriptError("a raw apply_patch turn is for Codex only")
     if isinstance(turn, Write):
-        name = _pick(body, "write_file")
+        name, arguments = write_call(body, turn)
         call = {
             "id": f"call_standin_{n}",
             "type": "function",
-            "function": {
-                "name": name,
-                "arguments": json.dumps({"file_path": turn.path, "content": turn.content}),
-            },
+            "function": {"name": name, "arguments": json.dumps(arguments)},
         }
         return {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
     return {"role": "assistant", "content": turn.text}, "stop"
 
 
-USAGE = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+def _usage(tokens: int) -> dict[str, int]:
+    return {"prompt_tokens": tokens, "completion_tokens": 5, "total_tokens": tokens + 5}
 
 
-def chat_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[bytes]:
+def chat_stream(body: dict[str, Any], turn: Turn, n: int = 0, tokens: int = 10) -> Iterator[bytes]:
     message, reason = _chat_message(body, turn, n)
     delta: dict[str, Any] = {"role": "assistant"}
     if "tool_calls" in message:
@@ -423,13 +460,12 @@ def chat_stream(body: dict[str, Any], turn: Turn, n: int = 0) -> Iterator[bytes]
         "model": body.get("model", MODEL),
     }
     yield _sse(None, dict(head, choices=[{"index": 0, "delta": delta, "finish_reason": None}]))
-    yield _sse(
-        None, dict(head, choices=[{"index": 0, "delta": {}, "finish_reason": reason}], usage=USAGE)
-    )
+    last = [{"index": 0, "delta": {}, "finish_reason": reason}]
+    yield _sse(None, dict(head, choices=last, usage=_usage(tokens)))
     yield _sse(None, "[DONE]")
 
 
-def chat_whole(body: dict[str, Any], turn: Turn, n: int = 0) -> bytes:
+def chat_whole(body: dict[str, Any], turn: Turn, n: int = 0, tokens: int = 10) -> bytes:
     message, reason = _chat_message(body, turn, n)
     answer = {
         "id": f"chatcmpl-standin-{n}",
@@ -437,6 +473,35 @@ def chat_whole(body: dict[str, Any], turn: Turn, n: int = 0) -> bytes:
         "created": 0,
         "model": body.get("model", MODEL),
         "choices": [{"index": 0, "message": message, "finish_reason": reason}],
-        "usage": USAGE,
+        "usage": _usage(tokens),
     }
     return json.dumps(answer).encode()
+
+
+# -- Gemini generateContent (Gemini CLI) --------------------------------------------
+
+
+def gemini_answer(body: dict[str, Any], turn: Turn, tokens: int = 10) -> dict[str, Any]:
+    """One GenerateContentResponse: a function call or a text, finished."""
+    if isinstance(turn, Write):
+        name, arguments = write_call(body, turn)
+        part: dict[str, Any] = {"functionCall": {"name": name, "args": arguments}}
+    else:
+        part = {"text": turn.text}
+    return {
+        "candidates": [
+            {"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}
+        ],
+        "usageMetadata": {
+            "promptTokenCount": tokens,
+            "candidatesTokenCount": 5,
+            "totalTokenCount": tokens + 5,
+        },
+        "modelVersion": body.get("model", MODEL),
+    }
+
+
+def gemini_stream(
+    body: dict[str, Any], turn: Turn, n: int = 0, tokens: int = 10
+) -> Iterator[bytes]:
+    yield _sse(None, gemini_answer(body, turn, tokens))

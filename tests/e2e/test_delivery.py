@@ -35,6 +35,18 @@ MANIFEST = (
     '{\n  "name": "demo",\n  "version": "1.0.0",\n'
     '  "dependencies": {\n    "left-pad": "1.3.0"\n  }\n}\n'
 )
+# Gemini CLI's own policy refuses a non-interactive write to a build file (package.json
+# among them) whatever the hooks say, so its runs write a requirements file instead.
+REQUIREMENTS = "left-pad==1.3.0\n"
+
+
+def dependency_manifest(runner: Runner, project: Path) -> tuple[Path, str]:
+    """The manifest a write to which the dependency guard speaks on, and its text."""
+    if runner.build_files_refused:
+        return project / "requirements.txt", REQUIREMENTS
+    return project / "package.json", MANIFEST
+
+
 NOTES = "Plain notes, nothing a guard looks at.\n"
 CAP = 16
 
@@ -113,8 +125,9 @@ def session(
     installed: Installed,
     script: list[Turn],
     env: dict[str, str] | None = None,
+    usage_tokens: int = 10,
 ) -> tuple[StandIn, list[Recorded], str]:
-    with StandIn(script, cap=CAP) as standin:
+    with StandIn(script, cap=CAP, usage_tokens=usage_tokens) as standin:
         ran = runner.session(installed.project, standin, "Do the scripted work.", env)
     described = ran.describe()
     assert ran.returncode == 0, described
@@ -148,13 +161,13 @@ def test_advise_mode_delivers_session_start_and_the_dependency_advisory_and_bloc
     runner: Runner, tmp_path: Path
 ) -> None:
     installed = install(runner, tmp_path)
-    manifest = installed.project / "package.json"
+    manifest, manifest_text = dependency_manifest(runner, installed.project)
 
     standin, main, described = session(
-        runner, installed, [Write(str(manifest), MANIFEST), Finish("Done.")]
+        runner, installed, [Write(str(manifest), manifest_text), Finish("Done.")]
     )
 
-    assert manifest.read_text(encoding="utf-8") == MANIFEST, described
+    assert manifest.read_text(encoding="utf-8") == manifest_text, described
     assert_no_loop(runner, main, 2, described)
     first, second = main[:2]
     for message in ("sessionstart", installed.index_file(runner.harness)):
@@ -200,23 +213,31 @@ def test_strict_mode_refuses_the_manifest_write_with_the_advisory_as_reason(
     installed = install(runner, tmp_path, strict=how == "install --strict")
     env = {"HOOKMSG_STRICT": "1"} if how == "HOOKMSG_STRICT=1" else None
     notes = installed.project / "notes.txt"
-    manifest = installed.project / "package.json"
+    manifest, manifest_text = dependency_manifest(runner, installed.project)
     script: list[Turn] = [
         Write(str(notes), NOTES),
-        Write(str(manifest), MANIFEST),
+        Write(str(manifest), manifest_text),
         Finish("Done."),
     ]
-    registered = json.loads((installed.project / runner.settings_file).read_text("utf-8"))
-    if env is not None and not runner.pretool_context:
-        # Qwen Code drops PreToolUse context, so an advise-mode install registers no
-        # PreToolUse hook there: strict mode on Qwen Code takes `install --strict`, and the
-        # variable alone changes nothing (the write goes ahead, nothing is said).
-        assert "PreToolUse" not in registered["hooks"], registered
+    registered = runner.registered_events(installed.project)
+    if not runner.deny:
+        # No deny channel (oh-my-pi and pi: the module hands text over, never blocks):
+        # strict mode changes nothing there; both writes go ahead and no guard speaks.
         standin, main, described = session(runner, installed, script, env)
-        assert manifest.read_text(encoding="utf-8") == MANIFEST, described
+        assert manifest.read_text(encoding="utf-8") == manifest_text, described
         assert installed.procedure(GUARD) not in anywhere(standin.requests)
         return
-    assert "PreToolUse" in registered["hooks"], registered
+    if env is not None and not runner.pretool_context:
+        # Qwen Code, CodeBuddy, Gemini CLI and Factory Droid drop PreToolUse context, so an
+        # advise-mode install registers no PreToolUse hook there: strict mode takes
+        # `install --strict`, and the variable alone changes nothing (the write goes
+        # ahead, nothing is said).
+        assert runner.pre_tool_event not in registered, registered
+        standin, main, described = session(runner, installed, script, env)
+        assert manifest.read_text(encoding="utf-8") == manifest_text, described
+        assert installed.procedure(GUARD) not in anywhere(standin.requests)
+        return
+    assert runner.pre_tool_event in registered, registered
 
     _, main, described = session(runner, installed, script, env)
 
@@ -234,13 +255,38 @@ def test_with_the_install_root_deleted_nothing_is_blocked_and_nothing_loops(
 ) -> None:
     installed = install(runner, tmp_path)
     shutil.rmtree(installed.root)
-    manifest = installed.project / "package.json"
+    manifest, manifest_text = dependency_manifest(runner, installed.project)
 
     standin, main, described = session(
-        runner, installed, [Write(str(manifest), MANIFEST), Finish("Done.")]
+        runner, installed, [Write(str(manifest), manifest_text), Finish("Done.")]
     )
 
-    assert manifest.read_text(encoding="utf-8") == MANIFEST, described
+    assert manifest.read_text(encoding="utf-8") == manifest_text, described
     # The write and the answer: no Stop re-prompt (Codex and Qwen Code loop on exit 2).
     assert len(main) == 2, described
     assert "Full procedure:" not in anywhere(standin.requests)
+
+
+def test_posttooluse_text_reaches_the_model_with_the_tool_result(
+    sized_runner: Runner, tmp_path: Path
+) -> None:
+    """The compaction reminder (PostToolUse, on every tool) speaks once the model's answers
+    report a context past its threshold, and its text arrives with the tool's result (in
+    it, or in the hook context right after it); with a small context the same write says
+    nothing."""
+    runner = sized_runner
+    installed = install(runner, tmp_path)
+    reminder = installed.delivered("posttooluse-proactive-compaction").split("\n", 1)[0]
+    assert len(reminder) >= 20, reminder
+    notes = installed.project / "notes.txt"
+    script: list[Turn] = [Write(str(notes), NOTES), Finish("Done.")]
+
+    _, main, described = session(runner, installed, script, usage_tokens=150_000)
+
+    assert notes.read_text(encoding="utf-8") == NOTES, described
+    assert reminder not in outputs(runner, main[0]) + context(runner, main[0])
+    after = outputs(runner, main[1]) + context(runner, main[1])
+    assert reminder in after, after
+    notes.unlink()
+    quiet, _, described = session(runner, installed, script)
+    assert reminder not in anywhere(quiet.requests), described

@@ -20,7 +20,15 @@ from tests.e2e.standin import Finish, StandIn, Write
 
 pytestmark = pytest.mark.e2e
 
+
+@pytest.fixture
+def runner(shaped_runner: Runner) -> Runner:
+    """The clients whose registration these tests write themselves (Claude Code's shape)."""
+    return shaped_runner
+
+
 CAP = 12
+CONTROL_TIMEOUT = 60
 
 
 def entries(runner: Runner, command: list[str]) -> list[tuple[str, str | None, list[str]]]:
@@ -65,10 +73,14 @@ def test_the_bare_script_with_its_install_root_gone_blocks_or_loops(
     runner: Runner, tmp_path: Path
 ) -> None:
     """The control: without the bootstrap the same registration does harm (every pinned
-    client refuses the write; Codex and Qwen Code loop on Stop, Codex until the cap), so
+    client refuses the write; Codex, Qwen Code and Factory Droid loop on Stop, Codex and
+    Factory Droid until the cap), so
     the test above would catch a registration that runs the script directly."""
     project = git_project(tmp_path / "project")
     missing = tmp_path / "deleted-root" / "hooks" / "dispatch.py"
+    # A looping client (Factory Droid retries the capped stand-in for minutes) has shown
+    # its loop once the cap is hit: no need to wait for it to give up.
+    runner.session_timeout = CONTROL_TIMEOUT
 
     standin, target, described = write_session(runner, project, [sys.executable, str(missing)])
 

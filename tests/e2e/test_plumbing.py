@@ -14,6 +14,13 @@ from tests.e2e.standin import Finish, StandIn, Write
 
 pytestmark = pytest.mark.e2e
 
+
+@pytest.fixture
+def runner(shaped_runner: Runner) -> Runner:
+    """The clients whose registration these tests write themselves (Claude Code's shape)."""
+    return shaped_runner
+
+
 MARKER = "e2e-plumbing-marker-7f3a: the SessionStart hook ran"
 
 

@@ -21,6 +21,13 @@ from tests.e2e.standin import Finish, StandIn
 
 pytestmark = pytest.mark.e2e
 
+
+@pytest.fixture
+def runner(shaped_runner: Runner) -> Runner:
+    """The clients whose registration these tests write themselves (Claude Code's shape)."""
+    return shaped_runner
+
+
 MARKER = "e2e-stop-marker-41c9: the Stop hook spoke"
 HOOK = """\
 import json, sys

@@ -26,6 +26,7 @@ from hookmsg.installing.target import (
     refuse_content_repository,
     refused,
     safe_path,
+    say_what_it_needs,
 )
 from hookmsg.registration_plan import is_module
 from hookmsg.report import note
@@ -104,7 +105,5 @@ def install(
     install_skills(harness, Path(folder), files, dry_run=False)
     display = plan.change.target.display
     note(f"{display}: " + ("updated" if plan.change.changed else "already current"))
-    registration = harness.registration
-    if registration is not None and registration.install_note:
-        note(registration.install_note)
+    say_what_it_needs(harness)
     return EXIT_OK

@@ -24,6 +24,7 @@ from hookmsg.installing.target import (
     project_folder,
     read_settings,
     refused,
+    say_what_it_needs,
 )
 from hookmsg.registration_plan import is_module
 from hookmsg.render.registrations import registration_data
@@ -60,6 +61,7 @@ def verify(
         return EXIT_FINDINGS
     note(verdict.message)
     note(f"install root {verdict.root}: complete, and holds this build's content")
+    say_what_it_needs(harness)  # present and current, yet idle until this is done
     return EXIT_OK
 
 

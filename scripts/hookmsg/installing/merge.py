@@ -28,6 +28,7 @@ CONTAINERS: dict[str, Container] = {
     "copilot": "events",
     "cursor": "events",
     "kiro": "list",
+    "gemini": "events",
 }
 HOOKS = "hooks"
 

@@ -49,9 +49,11 @@ def module_path(
     harness: Harness, project: str, *, user: bool, home: Path | None = None
 ) -> ModuleFile:
     """The installed module: in the project, or with `user` in xcsh's user folder."""
-    if user:
-        return ModuleFile(home if home is not None else Path.home(), USER_FILE)
     registration = harness.registration
+    if user:
+        folder = home if home is not None else Path.home()
+        user_file = registration.user_file if registration and registration.user_file else None
+        return ModuleFile(folder, user_file or USER_FILE)
     if registration is None or registration.project_file is None:
         raise UsageError(f"harness '{harness.id}' names no project file for its module")
     return ModuleFile(Path(project), registration.project_file)

@@ -18,7 +18,7 @@ from hookmsg.installing.confine import Target, locate, read_bounded
 from hookmsg.installing.jsonfile import DEFAULT_LAYOUT, JsonRefusal, Layout, dump, load, rewrite
 from hookmsg.installing.merge import CONTAINERS, Container, check_shape
 from hookmsg.installing.pathsafety import refuse_unsafe_path
-from hookmsg.report import emit
+from hookmsg.report import emit, note
 from hookmsg.workspace import Workspace, load_workspace, validate_workspace
 
 DRIVE = re.compile(r"^[A-Za-z]:")  # a Windows drive: absolute (`C:/x`) or drive-relative
@@ -182,3 +182,11 @@ def diff(display: str, old: bytes | None, new: bytes | None) -> str:
     return "".join(
         line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
     )
+
+
+def say_what_it_needs(harness: Harness) -> None:
+    """The one line naming the trust step or opt-in without which the harness runs no
+    hook (`install_note`), if it has one."""
+    registration = harness.registration
+    if registration is not None and registration.install_note:
+        note(registration.install_note)

@@ -169,7 +169,7 @@ def render_inventory_markdown(loaded: LoadedProject) -> str:
     policies = [[cell(h["name"]), cell(h["delivery_policy"])] for h in data["harnesses"]]
     facts = [
         [
-            cell(h["name"]) + (f" {cell(h['checked'])}" if h["checked"] else ""),
+            cell(h["name"]),
             cell(fact["event"] or "(all)"),
             {True: "yes", False: "no", None: "—"}[fact["delivered"]],
             cell(fact["since"] or ""),
@@ -178,6 +178,11 @@ def render_inventory_markdown(loaded: LoadedProject) -> str:
         ]
         for h in data["harnesses"]
         for fact in h["facts"]
+    ]
+    # A `checked` version is one the end-to-end tier runs live (tests/test_e2e_clients.py).
+    checked = [
+        [cell(h["name"]), f"live: {cell(h['checked'])}" if h["checked"] else "documentation only"]
+        for h in data["harnesses"]
     ]
     return render(
         "hook-message-inventory.md.j2",
@@ -189,4 +194,5 @@ def render_inventory_markdown(loaded: LoadedProject) -> str:
         policies=policies,
         skills=skill_table,
         facts=facts,
+        checked=checked,
     )

@@ -151,6 +151,8 @@ FORMATS: dict[str, Callable[[_Job], dict[str, Any]]] = {
     "kiro": _kiro,
     "copilot": _copilot,
     "cursor": _cursor,
+    # Claude Code's shape; Gemini's event names and milliseconds come from the harness.
+    "gemini": _claude_settings,
 }
 
 

@@ -29,7 +29,7 @@ def _length(text: str, unit: str) -> int:
 
 def _context_json(style: str, event: str, text: str) -> str | None:
     data: dict[str, object]
-    if style == "hook-specific":
+    if style in ("hook-specific", "gemini"):  # Gemini reads Claude Code's context shape
         data = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
     elif style == "additional-context":
         data = {"additionalContext": text}

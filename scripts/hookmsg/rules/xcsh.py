@@ -1,4 +1,4 @@
-"""xcsh rules: X001-X003 on a harness whose registration is the xcsh extension module."""
+"""xcsh rules: X001-X004 on a harness whose registration is the xcsh extension module."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ from hookmsg.xcsh import CHANNELS, FORMAT, NO_CHANNEL
 def check_xcsh_harness(harness: Harness, index: int, text: str, display: str) -> list[Diagnostic]:
     """X001-X003 for a harness whose registration is the xcsh module; nothing otherwise."""
     registration = harness.registration
-    if registration is None or registration.format != FORMAT:
+    if registration is None:
         return []
-    found: list[Diagnostic] = []
+    if registration.format != FORMAT:
+        return _user_file(harness, index, text, display, module=False)
+    found: list[Diagnostic] = _user_file(harness, index, text, display, module=True)
     for event, spelled in harness.events.items():
         if spelled not in CHANNELS:
             why = NO_CHANNEL.get(spelled, "is not an xcsh event the module can deliver on")
@@ -50,3 +52,27 @@ def check_xcsh_harness(harness: Harness, index: int, text: str, display: str) ->
             )
         )
     return found
+
+
+def _user_file(
+    harness: Harness, index: int, text: str, display: str, *, module: bool
+) -> list[Diagnostic]:
+    """X004: `user_file` names a `.js` module, and only on a module harness."""
+    registration = harness.registration
+    user_file = registration.user_file if registration is not None else None
+    if user_file is None or (module and user_file.endswith(".js")):
+        return []
+    why = (
+        f"the module's user folder file '{user_file}' must end in .js"
+        if module
+        else "user_file applies to an extension module only; this registration is a settings file"
+    )
+    return [
+        Diagnostic(
+            display,
+            locate(text, ("harnesses", index, "registration", "user_file")),
+            1,
+            "X004",
+            f"harness '{harness.id}': {why}",
+        )
+    ]
