@@ -81,6 +81,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "diagnostics",
         "errors",
         "file_memo",
+        "harness_files",
         "jsonout",
         "lock",
         "paths",
@@ -114,9 +115,9 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "template",
     ),
     "check and render": ("rules/*", "render/*"),
-    "pipeline": ("loading", "workspace"),
+    "pipeline": ("harness_loading", "loading", "modelfile", "workspace"),
     "outputs": ("outputs", "check_cache", "archive", "install_root", "installing/*"),
-    "faces": ("commands/*", "cli"),
+    "faces": ("commands/*", "cli", "taskgraph"),
 }
 ORDER = list(LAYERS)
 

@@ -172,7 +172,8 @@ def fingerprint_of(found: Entries) -> str:
     digest.update(f"hookmsg {__version__} python {sys.version}".encode())
     digest.update("\n".join(_library_stamps()).encode("utf-8", "surrogateescape"))
     for path in sorted(PACKAGE.rglob("*")):
-        if path.suffix in (".py", ".j2") and "__pycache__" not in path.parts:
+        # `.toml`: the built-in harness facts (data/harnesses.toml) are code too.
+        if path.suffix in (".py", ".j2", ".toml") and "__pycache__" not in path.parts:
             label = "code:" + path.relative_to(PACKAGE).as_posix()
             digest.update(f"\0{label}\0".encode())
             digest.update(path.read_bytes())

@@ -67,6 +67,7 @@ Code = Literal[
     "C004",
     "C005",
     "C006",
+    "C013",
     "H002",
     "H004",
     "H006",
@@ -454,6 +455,12 @@ _CODES: tuple[CodeInfo, ...] = (
         "A task group has no skills or commands.",
         "Add entries to the group or remove it.",
         '`[[groups]] id = "docs"` with no entries',
+    ),
+    CodeInfo(
+        "C013",
+        "An override of a built-in harness changes its facts without evidence.",
+        "Add a `[[harnesses.facts]]` entry with the evidence for the change to the override.",
+        "`matchers = false` for `codex` in `catalog/harnesses.toml`, no fact",
     ),
     # Harness registrations (generated from the registry). That a generated file parses,
     # registers only delivered events and keeps only install tokens is no finding: the
