@@ -692,7 +692,7 @@ _CODES: tuple[CodeInfo, ...] = (
         "entry's description in its front matter.",
         '`[[skills]] name = "x"` with only a group, and no file defines `x`',
     ),
-    # The xcsh extension module (its harness entry in catalog/harnesses.toml).
+    # The xcsh extension module (its entry in the harness facts, hookmsg/data/harnesses.toml).
     CodeInfo(
         "X001",
         "The xcsh harness maps an event to an xcsh event that cannot carry context to the model.",
