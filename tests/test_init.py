@@ -255,3 +255,14 @@ def test_the_check_cache_covers_the_override(started: Path, cli: Cli) -> None:
     assert cli("check").code == 1  # present: the new registration is missing
     override.unlink()
     assert cli("check").code == 0  # absent again
+
+
+def test_an_added_harness_sharing_a_builtin_contract_must_agree(started: Path, cli: Cli) -> None:
+    shared = ADDED.replace('contract = "acme-code"', 'contract = "codebuddy"').replace(
+        'envelope = "hook-specific"', 'envelope = "text"'
+    )
+    (started / "catalog" / "harnesses.toml").write_text(shared, encoding="utf-8")
+    found = run_findings(cli, "validate")
+    line = shared.split("\n").index("[harnesses.contract]") + 1
+    assert located(found) == [("catalog/harnesses.toml", line, 1, "C004")]
+    assert "contract 'codebuddy' is defined twice, differently" in found[0].message

@@ -39,12 +39,12 @@ def load_harnesses(project: Project) -> tuple[HarnessCatalogue | None, list[Diag
     path = project.catalog_file(OVERRIDE_NAME)
     if not path.exists() and not path.is_symlink():
         return builtin, found
-    merged, problems = _with_override(project, raw)
+    merged, problems = _with_override(project, raw, builtin)
     return merged, [*found, *problems]
 
 
 def _with_override(
-    project: Project, builtin: dict[str, Any]
+    project: Project, builtin: dict[str, Any], model: HarnessCatalogue
 ) -> tuple[HarnessCatalogue | None, list[Diagnostic]]:
     path = project.catalog_file(OVERRIDE_NAME)
     display = project.relative(path)
@@ -62,6 +62,7 @@ def _with_override(
     if checked is None:
         return None, found
     found += rules.check_harnesses(checked, text, display)
+    found += rules.contracts_against_builtin(model, checked, text, display)
     found += rules.unevidenced_overrides(base, entries, view["harnesses"], text, display)
     merged = {**data, "harnesses": merged_harnesses(base, entries)}
     catalogue, problems = validated(HarnessCatalogue, merged, text, display)

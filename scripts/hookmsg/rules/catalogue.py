@@ -302,3 +302,31 @@ def unevidenced_overrides(
                 )
             )
     return found
+
+
+def contracts_against_builtin(
+    builtin: HarnessCatalogue, views: HarnessCatalogue, text: str, display: str
+) -> list[Diagnostic]:
+    """C004 for an override entry whose contract id a built-in harness it leaves alone
+    states differently (the entries among themselves: `check_harnesses`)."""
+    named = {view.id for view in views.harnesses}
+    kept = {
+        harness.contract_id: harness.contract
+        for harness in builtin.harnesses
+        if harness.contract is not None and harness.id not in named
+    }
+    found = []
+    for index, view in enumerate(views.harnesses):
+        key = view.contract_id
+        if view.contract is not None and key in kept and kept[key] != view.contract:
+            found.append(
+                Diagnostic(
+                    display,
+                    locate(text, ("harnesses", index, "contract")),
+                    1,
+                    "C004",
+                    f"contract '{key}' is defined twice, differently (harness '{view.id}' "
+                    "and a built-in harness)",
+                )
+            )
+    return found
