@@ -252,7 +252,10 @@ def remember_clean(
                 continue  # a build changes it; compared with the outputs below
             elif before.get(label) != (value, ctime):
                 return  # written while the check ran
-            verified.add(value)
+            if value.startswith("file "):
+                # Only a file's path and hash proves a reference that holds the same; an
+                # absent optional catalogue file's "missing" proves nothing about another.
+                verified.add(value)
         for label, (value, ctime) in after.items():
             if not label.startswith("ref:") or value in verified:
                 continue  # a named message, catalogue file or output: proven above
