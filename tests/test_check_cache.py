@@ -19,6 +19,7 @@ import hookmsg.check_cache
 import hookmsg.commands.build
 from hookmsg.check_cache import cache_path, known_clean
 from tests.support.diagnostics import Result
+from tests.support.harnesses import harness_override
 
 pytestmark = pytest.mark.slow
 
@@ -89,7 +90,7 @@ def _registry_wiring(root: Path) -> None:
 
 
 def _harnesses(root: Path) -> None:
-    _edit(root / "catalog" / "harnesses.toml", 'name = "Cursor"', 'name = "Cursor IDE"')
+    _edit(harness_override(root), 'name = "Cursor"', 'name = "Cursor IDE"')
 
 
 def _skills(root: Path) -> None:

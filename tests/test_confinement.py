@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.diagnostics import Result
+from tests.support.harnesses import harness_override
 from tests.support.repository import copy_repository, files_under
 from tests.support.text import edit
 
@@ -189,11 +190,11 @@ def test_manifest_entries_that_leave_the_folder_prove_nothing(repo: Path, cli: C
 def test_renamed_registration_leaves_no_stale_file_after_build_or_doit(
     repo: Path, cli: Cli
 ) -> None:
-    text = (repo / "catalog/harnesses.toml").read_text(encoding="utf-8")
+    text = harness_override(repo).read_text(encoding="utf-8")
     start = text.index('id = "cursor"')
     at = text.index('file = "hooks.json"', start)
     renamed = text[:at] + 'file = "hookmsg-hooks.json"' + text[at + len('file = "hooks.json"') :]
-    (repo / "catalog/harnesses.toml").write_text(renamed, encoding="utf-8")
+    harness_override(repo).write_text(renamed, encoding="utf-8")
     done = doit(repo)
     assert done.returncode == 0, done.stdout + done.stderr
     assert not (repo / "generated/cursor/hooks.json").exists()
@@ -249,11 +250,11 @@ def test_harness_file_name_cannot_reach_doit_targets_or_clean(
     victim = tmp_path / "victim"
     victim.mkdir()
     (victim / "notes.txt").write_text("precious\n", encoding="utf-8")
-    text = (repo / "catalog/harnesses.toml").read_text(encoding="utf-8")
+    text = harness_override(repo).read_text(encoding="utf-8")
     start = text.index('id = "cursor"')
     at = text.index('file = "hooks.json"', start)
     bad = 'file = "../../../victim/notes.txt"'
-    (repo / "catalog/harnesses.toml").write_text(
+    harness_override(repo).write_text(
         text[:at] + bad + text[at + len('file = "hooks.json"') :], encoding="utf-8"
     )
     assert "C002" in cli("validate").out

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.support.diagnostics import Result
+from tests.support.harnesses import harness_override
 
 Cli = Callable[..., Result]
 
@@ -102,7 +103,7 @@ def test_guards_toml_tables_become_conditions_verbatim(project: Path) -> None:
 
 
 def test_a_contract_naming_an_unknown_event_or_tool_is_c005(project: Path, cli: Cli) -> None:
-    path = project / "catalog" / "harnesses.toml"
+    path = harness_override(project)
     text = path.read_text(encoding="utf-8")
     text = text.replace('bash = "Bash"', 'bash = "Shell"', 1)
     cursor = 'envelope = "additional_context"\ncontext_events = ["SessionStart"'
@@ -117,7 +118,7 @@ def test_a_contract_naming_an_unknown_event_or_tool_is_c005(project: Path, cli: 
 
 
 def test_harnesses_sharing_a_contract_must_agree(project: Path, cli: Cli) -> None:
-    path = project / "catalog" / "harnesses.toml"
+    path = harness_override(project)
     text = path.read_text(encoding="utf-8")
     first = text.index('id = "claude-code-plugin"')
     head, tail = text[:first], text[first:]
@@ -132,16 +133,18 @@ def test_harnesses_sharing_a_contract_must_agree(project: Path, cli: Cli) -> Non
 
 
 def test_a_registration_without_a_contract_is_c002(project: Path, cli: Cli) -> None:
-    path = project / "catalog" / "harnesses.toml"
+    path = harness_override(project)
     text = path.read_text(encoding="utf-8")
     inside = text.index('envelope = "additional_context"')  # Cursor's contract
     start = text.rindex("[harnesses.contract]", 0, inside)
     end = text.find("\n[[harnesses]]", inside)
     text = text[:start] + (text[end:] if end >= 0 else "")
-    path.write_text(text, encoding="utf-8")
+    # A harness the override adds (Cursor's entry under a new id): an override of the
+    # built-in Cursor cannot take its contract away, only replace it.
+    path.write_text(text.replace('id = "cursor"', 'id = "cursor-two"', 1), encoding="utf-8")
     result = cli("validate")
     assert result.code == 1
-    assert "C002 harness 'cursor' has a registration but no [harnesses.contract]" in (
+    assert "C002 harness 'cursor-two' has a registration but no [harnesses.contract]" in (
         result.out + result.err
     )
 

@@ -132,11 +132,13 @@ def test_the_cache_folder_follows_the_environment(tmp_path: Path) -> None:
 
 
 def test_the_harness_facts_name_the_versions_the_end_to_end_tests_pin() -> None:
-    """catalog/harnesses.toml's `checked` version of each tested harness is the pin (the
+    """The built-in harness facts' `checked` version of each tested harness is the pin (the
     version the client reports, where its package has another), so a new pin (re-run
     against the new client) and the facts move together; and a harness checked against a
     client version is one the end-to-end tier runs."""
-    facts = tomllib.loads((REPO / "catalog" / "harnesses.toml").read_text(encoding="utf-8"))
+    facts = tomllib.loads(
+        (REPO / "scripts" / "hookmsg" / "data" / "harnesses.toml").read_text(encoding="utf-8")
+    )
     checked = {h["id"]: h.get("checked") for h in facts["harnesses"]}
     for client in PINS["clients"]:
         assert checked.get(client["harness"]) == client.get("reports", client["version"]), client

@@ -21,6 +21,7 @@ import pytest
 from hookmsg.doit_state import MEMO_TABLE, StampChecker, open_state, remember
 from hookmsg.file_memo import SETTLE_NS, FileMemo
 from tests.support.doit import doit
+from tests.support.harnesses import harness_override
 from tests.support.repository import WITH_DODO, copy_repository
 
 
@@ -214,13 +215,13 @@ def test_the_checker_takes_any_other_state_as_modified(tmp_path: Path, state: ob
 def test_doit_follows_a_catalogue_edit_that_keeps_size_and_mtime(tmp_path: Path) -> None:
     """End to end: the memo is in use, and a same-stat-looking edit still reaches the graph."""
     root = copy_repository(tmp_path / "repo", WITH_DODO)
-    harnesses = root / "catalog/harnesses.toml"
+    harnesses = harness_override(root)
     time.sleep(SETTLE_NS / 1e9 + 0.2)  # let the copied files settle, so they are remembered
     assert doit(root).code == 0
     with sqlite3.connect(root / ".doit.db") as db:
         keys = [row[0] for row in db.execute(f"SELECT key FROM {MEMO_TABLE}")]
     db.close()
-    assert any(key.startswith("registration files\n") for key in keys), keys
+    assert any(key.startswith("harness entries\n") for key in keys), keys
 
     before = harnesses.stat()
     text = harnesses.read_text(encoding="utf-8")

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.diagnostics import Result, run_findings
+from tests.support.harnesses import harness_override
 from tests.support.text import edit
 
 Cli = Callable[..., Result]
@@ -86,7 +87,7 @@ def test_every_fact_is_in_the_inventory_table(project: Path) -> None:
 
 
 def test_a_malformed_minimum_version_is_refused(project: Path, cli: Cli) -> None:
-    edit(project / "catalog" / "harnesses.toml", 'since = "2.1.9"', 'since = "2.1.9-beta; rm"')
+    edit(harness_override(project), 'since = "2.1.9"', 'since = "2.1.9-beta; rm"')
     found = run_findings(cli, "validate")
     assert [f.code for f in found] == ["C002"]
     assert "since" in found[0].message

@@ -42,6 +42,7 @@ from tests.support.diagnostics import (
     parse_findings,
     run_findings,
 )
+from tests.support.harnesses import harness_override
 from tests.support.message import BINDINGS, BODY, LICENCE, TITLE, VALID
 from tests.support.repository import outside
 from tests.support.text import append, edit, line_of, replace, write
@@ -65,6 +66,9 @@ def check_outside(project: Path, cli: Cli, content: str | bytes) -> list[Positio
 
 
 def catalog(project: Path, name: str) -> Path:
+    """A catalogue file; `harnesses.toml` is the override, made a full copy of the built-in."""
+    if name == "harnesses.toml":
+        return harness_override(project)
     return project / "catalog" / name
 
 

@@ -24,6 +24,7 @@ from hookmsg.installing.target import fill_tokens
 from hookmsg.render.registrations import registration_data
 from hookmsg.workspace import load_workspace
 from tests.support.diagnostics import Result, parse_findings
+from tests.support.harnesses import harness_override
 from tests.support.repository import files_under
 
 Cli = Callable[..., Result]
@@ -599,7 +600,7 @@ def test_a_hostile_event_name_in_the_catalogue_is_refused_before_rendering(
 
 
 def test_a_hostile_harness_event_spelling_is_refused(project: Path, cli: Cli) -> None:
-    harnesses = project / "catalog" / "harnesses.toml"
+    harnesses = harness_override(project)
     text = harnesses.read_text(encoding="utf-8")
     harnesses.write_text(
         text.replace(

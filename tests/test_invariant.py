@@ -34,6 +34,7 @@ from hypothesis.stateful import (
     rule,
 )
 
+from tests.support.harnesses import harness_override
 from tests.support.repository import REPO, WITH_DODO, copy_repository
 
 pytestmark = pytest.mark.slow
@@ -153,7 +154,7 @@ class DoitInvariant(RuleBasedStateMachine):
 
     @rule(harness=st.sampled_from(HARNESSES_WITH_FILES), new=st.sampled_from(["a.json", "b.json"]))
     def rename_registration(self, harness: str, new: str) -> None:
-        path = self.root / "catalog/harnesses.toml"
+        path = harness_override(self.root)
         text = path.read_text(encoding="utf-8")
         start = text.find(f'id = "{harness}"')
         at = text.find('\nfile = "', start)

@@ -81,6 +81,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "diagnostics",
         "errors",
         "file_memo",
+        "harness_files",
         "jsonout",
         "lock",
         "paths",
@@ -116,7 +117,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "template",
     ),
     "check and render": ("rules/*", "render/*"),
-    "pipeline": ("loading", "workspace"),
+    "pipeline": ("harness_loading", "loading", "modelfile", "workspace"),
     "outputs": (
         "outputs",
         "staging",
@@ -128,7 +129,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "guard_cases",
         "guard_case_task",
     ),
-    "faces": ("commands/*", "cli"),
+    "faces": ("commands/*", "cli", "taskgraph"),
 }
 ORDER = list(LAYERS)
 

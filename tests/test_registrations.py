@@ -1,6 +1,6 @@
 """Per-harness hook registrations: goldens, shapes, a registry change, install-render, package.
 
-The registry (`catalog/hooks.toml`) and the harness facts (`catalog/harnesses.toml`) generate
+The registry (`catalog/hooks.toml`) and the harness facts (`hookmsg/data/harnesses.toml`) generate
 one registration file per surface under `generated/<harness-id>/<file>`. The goldens in
 `tests/golden/registrations/` are this repository's nine files, read against
 `shared/spec/harness-formats.md` before they were accepted. To rewrite them after an

@@ -25,6 +25,7 @@ import pytest
 
 from hookmsg.codes import CODES
 from tests.support.diagnostics import Finding, Position, Result, located, positions, run_findings
+from tests.support.harnesses import harness_override
 from tests.support.message import BINDINGS, BODY, CROSS, DRIVES, ESTABLISHED, LICENCE, TITLE, VALID
 from tests.support.repository import outside
 from tests.support.text import append, edit, line_of, replace, write
@@ -660,7 +661,7 @@ def skills(project: Path) -> Path:
 
 
 def harnesses(project: Path) -> Path:
-    return project / "catalog" / "harnesses.toml"
+    return harness_override(project)
 
 
 NEW_SKILL = (
@@ -732,6 +733,19 @@ def test_c005_unknown_harness_event(project: Path, cli: Cli) -> None:
         ("catalog/harnesses.toml", line, 1, "C005"),
     ]
     assert "'SessionBegin'" in found[1].message
+
+
+def test_c013_override_of_a_builtin_harness_without_evidence(project: Path, cli: Cli) -> None:
+    # Changing what hookmsg knows about a harness needs a fact that says what shows it.
+    override = '# Codex, checked again.\n\n[[harnesses]]\nid = "codex"\nchecked = "9.9.9"\n'
+    write(project / "catalog" / "harnesses.toml", override)
+    found = run_findings(cli, "validate")
+    assert located(found) == [("catalog/harnesses.toml", 3, 1, "C013")]
+    assert "'codex' changes checked" in found[0].message
+    # The same change with its evidence is accepted.
+    fact = '[[harnesses.facts]]\nfact = "checked again"\nevidence = "an offline run of 9.9.9"\n'
+    write(project / "catalog" / "harnesses.toml", override + "\n" + fact)
+    assert run_findings(cli, "validate") == []
 
 
 def test_c006_empty_task_group(project: Path, cli: Cli) -> None:
@@ -1058,6 +1072,9 @@ def test_h006_codebuddy_allows_sixty_seconds(project: Path, cli: Cli) -> None:
 
 
 def test_i001_delivered_event_without_evidence(project: Path, cli: Cli) -> None:
+    # A harness added by the override (Cursor's entry under a new id), one fact short: an
+    # override of the built-in Cursor would keep the built-in fact, which is evidence.
+    edit(harnesses(project), 'id = "cursor"', 'id = "cursor-two"')
     text = edit(
         harnesses(project),
         '[[harnesses.facts]]\nevent = "PostToolUse"\ndelivered = true\n'
@@ -1068,7 +1085,7 @@ def test_i001_delivered_event_without_evidence(project: Path, cli: Cli) -> None:
     found = run_findings(cli, "validate")
     line = line_of(text, 'PostToolUse = "postToolUse"', 2)  # Copilot's, then Cursor's
     assert located(found) == [("catalog/harnesses.toml", line, 1, "I001")]
-    assert "'cursor' delivers PostToolUse" in found[0].message
+    assert "'cursor-two' delivers PostToolUse" in found[0].message
 
 
 def test_i002_fact_contradicts_the_event_lists(project: Path, cli: Cli) -> None:
@@ -1201,7 +1218,7 @@ def test_s017_skills_entry_without_description(project: Path, cli: Cli) -> None:
 
 def xcsh_entry(project: Path, old: str, new: str) -> str:
     """Replace `old` inside the xcsh harness entry of catalog/harnesses.toml; the new text."""
-    path = project / "catalog" / "harnesses.toml"
+    path = harness_override(project)
     text = path.read_text(encoding="utf-8")
     start = text.index('id = "xcsh"')
     assert old in text[start:], old

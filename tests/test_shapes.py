@@ -17,6 +17,7 @@ import pytest
 from hookmsg.render.inventory import cell
 from hookmsg.render.wiring import label, node_id
 from tests.support.diagnostics import Result, run_findings
+from tests.support.harnesses import harness_override
 from tests.support.repository import files_under
 from tests.support.text import edit
 
@@ -39,7 +40,7 @@ def _codes(cli: Cli) -> set[tuple[str, str]]:
     ],
 )
 def test_harness_event_spelling_from_a_safe_set(project: Path, cli: Cli, spelling: str) -> None:
-    edit(project / "catalog/harnesses.toml", 'Stop = "Stop"', f'Stop = "{spelling}"')
+    edit(harness_override(project), 'Stop = "Stop"', f'Stop = "{spelling}"')
     assert ("catalog/harnesses.toml", "C002") in _codes(cli)
     assert cli("build").code == 1
 

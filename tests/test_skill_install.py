@@ -136,7 +136,9 @@ def test_install_keeps_an_edited_skill_on_uninstall_and_replaces_only_its_own(
 def test_every_harness_that_loads_skills_says_where_with_evidence() -> None:
     import tomllib
 
-    data = tomllib.loads((REPO / "catalog" / "harnesses.toml").read_text(encoding="utf-8"))
+    data = tomllib.loads(
+        (REPO / "scripts" / "hookmsg" / "data" / "harnesses.toml").read_text(encoding="utf-8")
+    )
     places = {h["id"]: h.get("skills") for h in data["harnesses"]}
     assert places["claude-code-engine"]["skills"] == ".claude/skills"
     assert places["claude-code-engine"]["commands"] == ".claude/commands"

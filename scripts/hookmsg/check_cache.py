@@ -181,7 +181,8 @@ def fingerprint_of(found: Entries) -> str:
     digest.update(f"hookmsg {__version__} python {sys.version}".encode())
     digest.update("\n".join(_library_stamps()).encode("utf-8", "surrogateescape"))
     for path in sorted(PACKAGE.rglob("*")):
-        if path.suffix in (".py", ".j2") and "__pycache__" not in path.parts:
+        # `.toml`: the built-in harness facts (data/harnesses.toml) are code too.
+        if path.suffix in (".py", ".j2", ".toml") and "__pycache__" not in path.parts:
             label = "code:" + path.relative_to(PACKAGE).as_posix()
             digest.update(f"\0{label}\0".encode())
             digest.update(path.read_bytes())
@@ -262,7 +263,10 @@ def remember_clean(
                 pass  # the same bytes: a staged build links unchanged outputs (a new ctime)
             elif before.get(label) != (value, ctime):
                 return  # written while the check ran
-            verified.add(value)
+            if value.startswith("file "):
+                # Only a file's path and hash proves a reference that holds the same; an
+                # absent optional catalogue file's "missing" proves nothing about another.
+                verified.add(value)
         for label, (value, ctime) in after.items():
             if not label.startswith("ref:") or value in verified:
                 continue  # a named message, catalogue file or output: proven above

@@ -231,6 +231,29 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     return watch(choose_format(args.format), verbose=args.verbose)
 
 
+def _cmd_init(args: argparse.Namespace) -> int:
+    from hookmsg.commands.init import init
+
+    return init(args.dir, force=args.force, repo=args.hook_repo, rev=args.hook_rev)
+
+
+def _init_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dir", nargs="?", default=".", metavar="DIR", help="default: cwd")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a folder that is not empty (a file that exists is never replaced)",
+    )
+    parser.add_argument(
+        "--hook-repo",
+        metavar="URL",
+        help="the repository publishing the pre-commit hook (default: hookmsg's own checkout)",
+    )
+    parser.add_argument(
+        "--hook-rev", metavar="REV", help="its revision (default: that checkout's commit)"
+    )
+
+
 PATH_RULES = (
     "Paths must be absolute, must not start with - or ~, and may not contain quotation "
     "marks of any script, backticks, $, %, backslashes or control characters: each one "
@@ -353,6 +376,18 @@ class Subcommand:
 
 
 SUBCOMMANDS: tuple[Subcommand, ...] = (
+    Subcommand(
+        "init",
+        "start a content repository that builds and checks at once",
+        "Write a new content repository into DIR: pyproject.toml with [tool.hookmsg], a "
+        "session-start message wired in catalog/hooks.toml, a skills folder with one skill, "
+        "dodo.py (hookmsg's task graph), .pre-commit-config.yaml with the published "
+        "hookmsg-check hook; then build generated/. Harness facts are hookmsg's own and are "
+        "not copied. Refuses a folder that is not empty (unless --force) and a folder "
+        "inside another content repository's messages, catalogue or generated folder.",
+        _cmd_init,
+        _init_arguments,
+    ),
     Subcommand(
         "validate",
         "check messages and the catalogue against every rule",

@@ -68,6 +68,7 @@ Code = Literal[
     "C004",
     "C005",
     "C006",
+    "C013",
     "H002",
     "H004",
     "H006",
@@ -477,6 +478,12 @@ _CODES: tuple[CodeInfo, ...] = (
         "Add entries to the group or remove it.",
         '`[[groups]] id = "docs"` with no entries',
     ),
+    CodeInfo(
+        "C013",
+        "An override of a built-in harness changes its facts without evidence.",
+        "Add a `[[harnesses.facts]]` entry with the evidence for the change to the override.",
+        "`matchers = false` for `codex` in `catalog/harnesses.toml`, no fact",
+    ),
     # Harness registrations (generated from the registry). That a generated file parses,
     # registers only delivered events and keeps only install tokens is no finding: the
     # renderer guarantees it and its tests prove it (tests/test_registrations.py).
@@ -764,7 +771,7 @@ _CODES: tuple[CodeInfo, ...] = (
         "then run `hookmsg install` again.",
         "a hand-written `.claude/skills/add-guard/SKILL.md`",
     ),
-    # The xcsh extension module (its harness entry in catalog/harnesses.toml).
+    # The xcsh extension module (its entry in the harness facts, hookmsg/data/harnesses.toml).
     CodeInfo(
         "X001",
         "The xcsh harness maps an event to an xcsh event that cannot carry context to the model.",

@@ -16,12 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from hookmsg.file_memo import FileMemo
+from hookmsg.harness_files import BUILTIN_HARNESSES, OVERRIDE_NAME, merged_harnesses
 
 # The manifest of outputs: every file the last build wrote into the generated folder.
 # Build removes a stale file only if this list (or its own temporary-file pattern) names it.
 MANIFEST = "outputs.json"
 # Every catalogue file; `reads` entries name them, or "messages" (every message file).
+# `harnesses.toml` is the optional override of hookmsg's built-in harness facts
+# (`harness_files.BUILTIN_HARNESSES`); whatever reads it reads the built-in file too.
 CATALOG_FILES = ("hooks.toml", "harnesses.toml", "skills.toml", "guards.toml")
+# The catalogue files a repository may leave out.
+OPTIONAL_CATALOG_FILES = ("harnesses.toml",)
 MESSAGES = "messages"
 # The skill and command files named by the skill catalogue's `[[sources]]` tables.
 SOURCED = "sourced"
@@ -246,23 +251,38 @@ def registration_files(
 ) -> list[str]:
     """`<harness>/<file>` for every harness registration, read without full validation.
 
-    For doit's targets: a name outside the safe character sets is left out (validation
-    reports it), so no path built from the catalogue can leave the generated folder.
+    From hookmsg's built-in harness facts merged with the catalogue's optional override
+    (`harness_files.py`). For doit's targets: a name outside the safe character sets is
+    left out (validation reports it), so no path built from the catalogue can leave the
+    generated folder.
     """
-    path = root / settings["catalog"] / "harnesses.toml"
+    builtin = _harness_entries(BUILTIN_HARNESSES, memo)
+    override = _harness_entries(root / settings["catalog"] / OVERRIDE_NAME, memo)
+    found = []
+    for harness in merged_harnesses(builtin, override):
+        registration = harness.get("registration") if isinstance(harness, dict) else None
+        if isinstance(registration, dict):
+            name = safe_registration(harness.get("id"), registration.get("file"))
+            if name is not None:
+                found.append(name)
+    return found
+
+
+def _harness_entries(path: Path, memo: FileMemo | None) -> list[Any]:
+    """Each `[[harnesses]]` table's id and registration table (all the targets need)."""
     if memo is None:
-        return _registration_files(path)
-    return memo.derive(path, "registration files", lambda: _registration_files(path), _strings)
+        return _read_entries(path)
+    return memo.derive(path, "harness entries", lambda: _read_entries(path), _entries)
 
 
-def _strings(value: Any) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise TypeError("not a list of strings")
+def _entries(value: Any) -> list[Any]:
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise TypeError("not a list of tables")
     return value
 
 
-def _registration_files(path: Path) -> list[str]:
-    import tomllib  # here, not above: remembered names need no parser
+def _read_entries(path: Path) -> list[Any]:
+    import tomllib  # here, not above: remembered entries need no parser
 
     try:
         if not path.is_file():
@@ -271,12 +291,9 @@ def _registration_files(path: Path) -> list[str]:
             data = tomllib.load(handle)
     except (OSError, tomllib.TOMLDecodeError, RecursionError, UnicodeDecodeError):
         return []
-    found = []
     harnesses = data.get("harnesses", [])
-    for harness in harnesses if isinstance(harnesses, list) else []:
-        registration = harness.get("registration") if isinstance(harness, dict) else None
-        if isinstance(registration, dict):
-            name = safe_registration(harness.get("id"), registration.get("file"))
-            if name is not None:
-                found.append(name)
-    return found
+    return [
+        {key: entry[key] for key in ("id", "registration") if key in entry}
+        for entry in (harnesses if isinstance(harnesses, list) else [])
+        if isinstance(entry, dict)
+    ]

@@ -60,7 +60,7 @@ def run_shipped_cases(root: Path, catalog: str) -> int:
 
 
 def _action(root: Path, catalog: str) -> Any:
-    from doit.exceptions import TaskFailed  # type: ignore[import-untyped]
+    from doit.exceptions import TaskFailed
 
     code = run_shipped_cases(root, catalog)
     return TaskFailed("a guard case disagrees with the dispatcher (see above)") if code else None
@@ -68,7 +68,7 @@ def _action(root: Path, catalog: str) -> Any:
 
 def guard_cases_task(root: Path, catalog: str, generated: str, messages: str) -> dict[str, Any]:
     """The task: reruns when a case file, the dispatcher, the table or a message changes."""
-    from doit.tools import config_changed  # type: ignore[import-untyped]
+    from doit.tools import config_changed
 
     cases = _files(root, f"{catalog}/guard-cases", ".toml")
     return {

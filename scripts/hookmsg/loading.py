@@ -8,47 +8,17 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import TypeVar
 
-from pydantic import BaseModel, ValidationError
-
-from hookmsg.catalogue import HarnessCatalogue, HookRegistry, PartialCatalogue, SkillCatalogue
+from hookmsg.catalogue import HookRegistry, PartialCatalogue, SkillCatalogue
 from hookmsg.config import Project
-from hookmsg.diagnostics import Diagnostic
 from hookmsg.guarddata import GuardData, LoadedGuards
+from hookmsg.harness_loading import load_harnesses
+from hookmsg.modelfile import load_model
 from hookmsg.rules import catalogue as rules
 from hookmsg.rules import guards as guard_rules
 from hookmsg.skill_sources import resolve
 from hookmsg.source import read_source
 from hookmsg.tomlpos import toml_error_position
-
-M = TypeVar("M", bound=BaseModel)
-
-
-def _load(
-    path: Path, display: str, model: type[M], max_bytes: int, root: Path
-) -> tuple[M | None, str, list[Diagnostic]]:
-    if not path.exists() and not path.is_symlink():
-        return None, "", [rules.missing(display)]
-    source, problems = read_source(
-        path, display, max_bytes=max_bytes, root=root, check_folders=True
-    )
-    if source is None:
-        return None, "", problems
-    try:
-        data = tomllib.loads(source.text)
-    except tomllib.TOMLDecodeError as error:
-        line, col, message = toml_error_position(error, source.text)
-        return None, source.text, [*problems, rules.not_toml(display, line, col, message)]
-    except RecursionError:
-        message = "nested too deeply to read"
-        return None, source.text, [*problems, rules.not_toml(display, 1, 1, message)]
-    try:
-        return model.model_validate(data), source.text, problems
-    except ValidationError as error:
-        errors = [(tuple(item["loc"]), item["msg"]) for item in error.errors()]
-        problems += rules.schema_errors(display, data, source.text, errors)
-        return None, source.text, problems
 
 
 def load_catalogue(project: Project) -> PartialCatalogue:
@@ -57,7 +27,7 @@ def load_catalogue(project: Project) -> PartialCatalogue:
     catalogue = PartialCatalogue()
     hooks = project.catalog_file("hooks.toml")
     catalogue.registry_display = project.relative(hooks)
-    catalogue.registry, catalogue.registry_text, found = _load(
+    catalogue.registry, catalogue.registry_text, found = load_model(
         hooks, catalogue.registry_display, HookRegistry, max_bytes, project.root
     )
     catalogue.diagnostics += found
@@ -66,18 +36,14 @@ def load_catalogue(project: Project) -> PartialCatalogue:
             catalogue.registry, catalogue.registry_text, catalogue.registry_display
         )
 
-    path = project.catalog_file("harnesses.toml")
-    display = project.relative(path)
-    catalogue.harnesses, text, found = _load(
-        path, display, HarnessCatalogue, max_bytes, project.root
-    )
+    catalogue.harnesses, found = load_harnesses(project)
     catalogue.diagnostics += found
-    if catalogue.harnesses is not None:
-        catalogue.diagnostics += rules.check_harnesses(catalogue.harnesses, text, display)
 
     path = project.catalog_file("skills.toml")
     display = project.relative(path)
-    catalogue.skills, text, found = _load(path, display, SkillCatalogue, max_bytes, project.root)
+    catalogue.skills, text, found = load_model(
+        path, display, SkillCatalogue, max_bytes, project.root
+    )
     catalogue.diagnostics += found
     if catalogue.skills is not None:
         catalogue.diagnostics += rules.check_skills(catalogue.skills, text, display)

@@ -58,7 +58,7 @@ def render_xcsh_module(harness: Harness, registry: HookRegistry) -> str:
         raise ValueError(f"harness '{harness.id}' has no xcsh registration with a contract")
     return render(
         TEMPLATE,
-        sources="catalog/hooks.toml and catalog/harnesses.toml",
+        sources="catalog/hooks.toml and the harness facts",
         script=_js(registry.dispatcher.script),
         contract=_js(registration.contract),
         boot=_js(BOOT),

@@ -1,4 +1,4 @@
-"""Catalogue rules: C001-C006 on the catalogue files, I001/I002 on the harness facts.
+"""Catalogue rules: C001-C006 and C013 on the catalogue files, I001/I002 on the harness facts.
 
 The loader (`loading.py`) parses each file with its model and calls these on what it
 found; the registry's links to message files are the wiring rules (`rules/wiring.py`).
@@ -266,4 +266,67 @@ def check_matchers(registry: HookRegistry, text: str, display: str) -> list[Diag
                         f"matcher names unknown tool '{name}'; known: {', '.join(TOOLS)}",
                     )
                 )
+    return found
+
+
+# Keys of a harness that only describe it to people: changing them needs no evidence.
+_DESCRIPTIVE = frozenset({"id", "name", "notes", "wiring", "facts"})
+
+
+def unevidenced_overrides(
+    builtin: list[Any], entries: list[Any], views: list[Any], text: str, display: str
+) -> list[Diagnostic]:
+    """C013 for each override entry that changes a built-in harness's facts with no evidence.
+
+    `views[i]` is `entries[i]` merged over the built-in harness it names. A change counts
+    when a key other than the descriptive ones ends up different; evidence is at least one
+    `[[harnesses.facts]]` entry in the override entry (each fact names its evidence).
+    """
+    known = {h["id"]: h for h in builtin if isinstance(h, dict) and isinstance(h.get("id"), str)}
+    found = []
+    for index, (entry, view) in enumerate(zip(entries, views, strict=True)):
+        base = known.get(entry.get("id")) if isinstance(entry, dict) else None
+        if base is None or entry.get("facts"):
+            continue
+        changed = sorted(k for k in view if k not in _DESCRIPTIVE and view[k] != base.get(k))
+        if changed:
+            found.append(
+                Diagnostic(
+                    display,
+                    locate(text, ("harnesses", index)),
+                    1,
+                    "C013",
+                    f"override of built-in harness '{base['id']}' changes "
+                    f"{', '.join(changed)} with no evidence (add a [[harnesses.facts]] "
+                    "entry saying what shows it)",
+                )
+            )
+    return found
+
+
+def contracts_against_builtin(
+    builtin: HarnessCatalogue, views: HarnessCatalogue, text: str, display: str
+) -> list[Diagnostic]:
+    """C004 for an override entry whose contract id a built-in harness it leaves alone
+    states differently (the entries among themselves: `check_harnesses`)."""
+    named = {view.id for view in views.harnesses}
+    kept = {
+        harness.contract_id: harness.contract
+        for harness in builtin.harnesses
+        if harness.contract is not None and harness.id not in named
+    }
+    found = []
+    for index, view in enumerate(views.harnesses):
+        key = view.contract_id
+        if view.contract is not None and key in kept and kept[key] != view.contract:
+            found.append(
+                Diagnostic(
+                    display,
+                    locate(text, ("harnesses", index, "contract")),
+                    1,
+                    "C004",
+                    f"contract '{key}' is defined twice, differently (harness '{view.id}' "
+                    "and a built-in harness)",
+                )
+            )
     return found
