@@ -3,8 +3,8 @@
 A contract (generated from the harness facts, `hookmsg/data/harnesses.toml`) names the
 payload's key style (`claude`: snake_case as Claude Code sends it; `copilot`: camelCase
 with `toolArgs` and `toolResult`), the tool names seen in payloads mapped to registry
-tools (anything else becomes `other:<name>`), and the tools whose `tool_input.command` holds a patch (Codex's
-`apply_patch`). Standard library only, Python 3.9 or newer.
+tools (anything else becomes `other:<name>`), and the tools whose `tool_input.command`
+holds a patch (Codex's `apply_patch`). Standard library only, Python 3.9 or newer.
 """
 
 from __future__ import annotations
