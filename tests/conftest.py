@@ -72,7 +72,7 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
     return invoke
 
 
-# `HOOKMSG_UPDATE_GOLDEN=1` rewrites these on purpose (see the README's Tests section).
+# `HOOKMSG_UPDATE_GOLDEN=1` rewrites these on purpose (see docs/tests.md).
 GOLDEN = ("tests/golden", "tests/corpus")
 
 
