@@ -108,7 +108,7 @@ def _consumer(tmp_path: Path, rev: str, hooks: Path) -> Path:
         encoding="utf-8",
     )
     with (project / "catalog/skills.toml").open("a", encoding="utf-8") as handle:
-        handle.write('\n[[sources]]\nkind = "skills"\npath = ".claude/skills"\ngroup = "build"\n')
+        handle.write('\n[[sources]]\nkind = "skills"\npath = ".claude/skills"\ngroup = "plan"\n')
     notes = project / "docs/notes.txt"
     notes.parent.mkdir()
     notes.write_text("notes\n", encoding="utf-8")

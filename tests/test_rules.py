@@ -1260,7 +1260,7 @@ def test_x002_xcsh_does_not_report_session_start_sources(project: Path, cli: Cli
 def test_x004_user_folder_module_must_be_javascript_on_a_module_harness(
     project: Path, cli: Cli
 ) -> None:
-    path = project / "catalog" / "harnesses.toml"
+    path = harness_override(project)
     text = path.read_text(encoding="utf-8")
     old = 'user_file = ".pi/agent/extensions/hookmsg.js"'
     text = text.replace(old, 'user_file = ".pi/agent/extensions/hookmsg.json"')

@@ -100,9 +100,11 @@ def _layout(text: str) -> Layout:
     newline = _newline(text)
     body = text.strip()
     ensure_ascii = not any(ord(char) > 0x7F for char in body) and "\\u" in body
-    key_separator = ": " if re.search(r'":\s', body) or ":" not in body else ":"
+    # The separators are read between tokens, never inside a string (a key may hold ", ").
+    shape = re.sub(r'"(?:[^"\\]|\\.)*"', '""', body)
+    key_separator = ": " if re.search(r'":\s', shape) or ":" not in shape else ":"
     if "\n" not in body:
-        spaced = re.search(r",\s", body) or ("," not in body and key_separator == ": ")
+        spaced = re.search(r",\s", shape) or ("," not in shape and key_separator == ": ")
         item_separator = ", " if spaced else ","
         # `{}` says nothing of its layout: what install writes into it is indented.
         indent = None if body not in ("{}", "") else DEFAULT_LAYOUT.indent
