@@ -1,6 +1,9 @@
-"""The held-out guard corpus (`tests/guard_holdout/`) is well formed.
+"""The held-out guard corpora are well formed: `tests/guard_holdout/` (the independent corpus
+the guards are measured against) and `tests/guard_regression/` (an earlier independent
+corpus whose failure classes the guards have since been fixed for, kept as a regression
+measure).
 
-The corpus is measured, never tuned against, so this test only reads it: one file per guard
+A corpus is measured, never tuned against, so this test only reads it: one file per guard
 that `catalog/hooks.toml` wires, each case in the shared case format, its payload in the shape
 of a harness that delivers the guard's tools. It never runs a guard.
 """
@@ -17,7 +20,7 @@ import pytest
 
 from tests.support.repository import REPO
 
-HOLDOUT = REPO / "tests" / "guard_holdout"
+CORPORA = (REPO / "tests" / "guard_holdout", REPO / "tests" / "guard_regression")
 TABLE = json.loads((REPO / "generated" / "dispatch-table.json").read_text(encoding="utf-8"))
 CONTRACTS: dict[str, dict[str, Any]] = TABLE["contracts"]
 HOOKS = tomllib.loads((REPO / "catalog" / "hooks.toml").read_text(encoding="utf-8"))
@@ -39,7 +42,8 @@ def _registered() -> dict[str, set[tuple[str, str]]]:
 
 
 WIRED = _registered()
-FILES = sorted(HOLDOUT.glob("*.toml"))
+FILES = sorted(path for folder in CORPORA for path in folder.glob("*.toml"))
+IDS = [f"{path.parent.name}/{path.stem}" for path in FILES]
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -52,13 +56,15 @@ def _cases(path: Path) -> list[dict[str, Any]]:
     return cases
 
 
-def test_one_file_per_wired_guard() -> None:
-    assert {path.stem for path in FILES} == set(WIRED)
-    for path in FILES:
+@pytest.mark.parametrize("folder", CORPORA, ids=[folder.name for folder in CORPORA])
+def test_one_file_per_wired_guard(folder: Path) -> None:
+    files = sorted(folder.glob("*.toml"))
+    assert {path.stem for path in files} == set(WIRED)
+    for path in files:
         assert _load(path)["guard"] == path.stem, path.name
 
 
-@pytest.mark.parametrize("path", FILES, ids=[path.stem for path in FILES])
+@pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_cases_have_the_shared_shape(path: Path) -> None:
     cases = _cases(path)
     ids = [case.get("id") for case in cases]
@@ -86,7 +92,7 @@ def _check_optional(case: dict[str, Any], where: str) -> None:
         assert isinstance(text, str), where
 
 
-@pytest.mark.parametrize("path", FILES, ids=[path.stem for path in FILES])
+@pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_enough_cases_about_half_each_way(path: Path) -> None:
     expects = [case["expect"] for case in _cases(path)]
     assert len(expects) >= MINIMUM
@@ -105,7 +111,7 @@ def _tool(contract: dict[str, Any], payload: dict[str, Any]) -> tuple[str, dict[
     return contract["tools"][name], arguments
 
 
-@pytest.mark.parametrize("path", FILES, ids=[path.stem for path in FILES])
+@pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_payloads_reach_the_guard_on_their_harness(path: Path) -> None:
     """Each payload names a tool its harness has, and one the registry wires the guard for
     (a patch tool stands for Write and Edit), and that harness delivers the event."""
