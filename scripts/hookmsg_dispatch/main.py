@@ -18,8 +18,9 @@ Standard library only, Python 3.9 or newer; imports only what the call needs.
 
 from __future__ import annotations
 
-import os
 import sys
+
+from hookmsg_dispatch.system import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ Standard library only, Python 3.9 or newer; no `json` (one line per record).
 
 from __future__ import annotations
 
-import os
+from hookmsg_dispatch.system import os, stat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -79,8 +79,6 @@ class Seen:
         except OSError:
             return frozenset()  # none yet, a link, or no state folder: nothing is seen
         try:
-            import stat
-
             if not stat.S_ISREG(os.fstat(descriptor).st_mode):
                 return frozenset()
             data = os.read(descriptor, MAX_RECORD_BYTES + 1)
@@ -134,8 +132,6 @@ class Seen:
             return
         descriptor = os.open(path, flags, 0o600)
         try:
-            import stat
-
             if not stat.S_ISREG(os.fstat(descriptor).st_mode):
                 raise ValueError(f"{path} is not a regular file")
             # One write of whole lines: appends of other hook processes do not interleave.

@@ -18,10 +18,8 @@ planted inside never makes the hook read, create or replace a file anywhere else
 
 from __future__ import annotations
 
-import os
-import stat
-
 from hookmsg_dispatch.project import read_upto
+from hookmsg_dispatch.system import os, stat
 
 TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
