@@ -155,3 +155,14 @@ def test_a_firing_eval_guard_does_not_import_re(tmp_path: Path) -> None:
         check=False,
     )
     assert done.stdout.split() == ["True", "False"], done.stderr
+
+
+def test_the_tables_literals_are_what_the_dispatcher_would_read() -> None:
+    from hookmsg_dispatch.literal import prefilter, required
+
+    literals = TABLE["literals"]
+    assert set(PATTERNS) <= set(literals)
+    for source, entry in literals.items():
+        found = required(source)
+        assert entry == (None if found is None else [found[1], sorted(found[0])]), source
+        assert prefilter(source) == found

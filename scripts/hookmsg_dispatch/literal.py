@@ -240,6 +240,35 @@ class Deferred:
         return repr(self._match())
 
 
+# `required` of the patterns in the dispatch table, worked out when the table was built
+# (`literals`: source -> [ignore case, literals], or null): reading a pattern here costs a
+# hook call more than the rest of a guard's work.
+_KNOWN: dict[str, Any] = {}
+
+
+def know(literals: Any) -> None:
+    """Take the dispatch table's `literals` (anything else is ignored)."""
+    if isinstance(literals, dict):
+        _KNOWN.update(literals)
+
+
+def prefilter(source: str) -> tuple[frozenset[str], bool] | None:
+    """`required(source)`, from the dispatch table where it holds the answer."""
+    known = _KNOWN.get(source, _UNREAD)
+    if known is None:
+        return None
+    if (
+        isinstance(known, list)
+        and len(known) == 2
+        and isinstance(known[0], bool)
+        and isinstance(known[1], list)
+        and all(isinstance(item, str) and item for item in known[1])
+        and known[1]
+    ):
+        return frozenset(known[1]), known[0]
+    return required(source)
+
+
 class LazyPattern:
     """A pattern compiled on the first text that could match it; a plain literal (no
     character with a meaning in a pattern) is never compiled: `str.find` is its search."""
@@ -249,7 +278,7 @@ class LazyPattern:
         self.flags = flags
         plain = bool(source) and not flags & (VERBOSE | IGNORECASE) and _META.isdisjoint(source)
         self._literal = source if plain else None
-        self._found = None if flags & (VERBOSE | IGNORECASE) else required(source)
+        self._found = None if flags & (VERBOSE | IGNORECASE) else prefilter(source)
         self._compiled: Pattern[str] | None = None
         self._tree: Any = _UNREAD  # `hookmsg_dispatch.decide`'s reading; None: unsupported
 

@@ -67,10 +67,10 @@ class Seen:
 
     def path(self) -> str:
         if self._path is None:
-            from hookmsg_dispatch import state
+            from hookmsg_dispatch.statedir import session_file_name, state_dir
 
-            folder = state.state_dir(dict(self.environ))
-            self._path = os.path.join(folder, state.session_file_name(self.key) + SUFFIX)
+            folder = state_dir(dict(self.environ))
+            self._path = os.path.join(folder, session_file_name(self.key) + SUFFIX)
         return self._path
 
     def _read(self) -> frozenset[str]:
@@ -118,10 +118,10 @@ class Seen:
         return []
 
     def _commit(self) -> None:
-        from hookmsg_dispatch import state
+        from hookmsg_dispatch.statedir import ensure_dir
 
         path = self.path()
-        state.ensure_dir(os.path.dirname(path))
+        ensure_dir(os.path.dirname(path))
         flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | _NOFOLLOW | _NONBLOCK
         if self._reset:
             try:  # noqa: SIM105 (contextlib costs start-up time)
