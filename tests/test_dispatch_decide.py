@@ -74,6 +74,7 @@ def test_most_catalogue_patterns_are_read() -> None:
     assert len(PATTERNS) > 50 and read >= len(PATTERNS) * 0.8, (read, len(PATTERNS))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("flags", FLAGS)
 def test_decide_agrees_with_re_on_every_catalogue_pattern(flags: int) -> None:
     differ = []
@@ -138,6 +139,7 @@ def test_a_decided_match_tells_what_the_compiled_pattern_would() -> None:
     assert lazy.search("x = my_eval(y)") is None
 
 
+@pytest.mark.slow
 def test_a_firing_eval_guard_does_not_import_re(tmp_path: Path) -> None:
     import subprocess
     import sys

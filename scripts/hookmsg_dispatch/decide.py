@@ -252,6 +252,8 @@ def parse(source: str, flags: int) -> Node:
 
 def _at(kind: str, text: str, at: int) -> bool:
     size = len(text)
+    if kind in ("b", "B"):
+        return _boundary(kind == "b", text, at)
     if kind in ("^", "A"):
         return at == 0
     if kind == "bol":
@@ -260,13 +262,15 @@ def _at(kind: str, text: str, at: int) -> bool:
         return at == size
     if kind == "eol":
         return at == size or text[at] == "\n"
-    if kind == "$":
-        return at == size or (at == size - 1 and text[at] == "\n")
+    return at == size or (at == size - 1 and text[at] == "\n")  # `$`
+
+
+def _boundary(wanted: bool, text: str, at: int) -> bool:
     if not text:
         return False  # re finds no boundary (nor its absence) in an empty text
     before = at > 0 and _word(text[at - 1])
-    after = at < size and _word(text[at])
-    return (before != after) == (kind == "b")
+    after = at < len(text) and _word(text[at])
+    return (before != after) == wanted
 
 
 class _Run:
