@@ -128,3 +128,39 @@ def test_makedirs_of_the_stand_in_creates_what_the_real_one_does(tmp_path: Path)
     )
     assert (done.returncode, done.stdout.strip()) == (0, "False"), done.stderr
     assert (tmp_path / "a" / "b" / "c").is_dir()
+
+
+@pytest.mark.slow
+def test_a_hook_call_through_the_bootstrap_imports_neither_os_nor_re(tmp_path: Path) -> None:
+    """The registered command on a Write whose guards fire (header and eval), as a harness
+    runs it: `-X importtime` lists every module the process imports."""
+    from hookmsg.registration_plan import BOOT
+    from tests.support.dispatch import build_install_root, clean_env
+
+    root = build_install_root(tmp_path)
+    project = tmp_path / "project"
+    (project / "src").mkdir(parents=True)
+    (project / ".git").mkdir()
+    (project / "src" / "a.py").write_text("# SPDX-License-Identifier: MIT\n", encoding="utf-8")
+    payload = {
+        "cwd": str(project),
+        "hook_event_name": "PreToolUse",
+        "session_id": "s",
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(project / "src" / "b.py"), "content": "eval(x)\n"},
+    }
+    names = ["pretooluse-write", "pretooluse-write-header-guard", "pretooluse-eval-guard"]
+    command = [sys.executable, "-X", "importtime", "-I", "-S", "-c", BOOT]
+    done = subprocess.run(
+        [*command, str(root / "hooks" / "dispatch.py"), "PreToolUse", *names],
+        cwd=project,
+        env=clean_env(tmp_path / "state"),
+        input=json.dumps(payload).encode(),
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert done.stdout.count(b"Full procedure:") == 2  # both guards spoke
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.decode().splitlines()}
+    assert "hookmsg_dispatch.main" in imported
+    assert imported.isdisjoint({"os", "posixpath", "re", "json", "enum", "__future__"})
