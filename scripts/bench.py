@@ -19,11 +19,12 @@ its floor (so a busy neighbour slows both alike):
   against `python3 -I -S -c pass`: in instructions (callgrind, when valgrind is installed),
   CPU time and peak memory (the kernel's rusage), each run alternating with the floor. The
   cases: a PreToolUse Write with every guard silent (a context's first call, and a later
-  one, once its messages are in the context), the same with two guards firing, SessionStart
-  with the skill index, and Codex's folded matcher on a patch that updates a file; then the
+  one, once its messages are in the context), the same with one and with two guards firing,
+  SessionStart with the skill index, and Codex's folded matcher on a patch that updates a
+  file, each stating its target and whether it is met (ok or MISSED); then the
   characters of context a session of 100 Bash, 60 Edit and 20 Write calls carries.
 
-Hostile inputs below `max-file-bytes` (#16), each validated once, as absolute times: a
+Hostile inputs below `max-file-bytes`, each validated once, as absolute times: a
 240 KB Bindings line of unclosed `<!--` (with an ASCII arrow, so the arrow rule scans
 it), a 240 KB licence-like first line of keywords that never closes, a 240 KB Bindings
 line of unclosed backtick runs, 4,000 dispatch entries with unknown events (each a
@@ -600,14 +601,14 @@ def session_figure(root: Path, project: Path, tmp: Path) -> bool:
     ok = total <= 10_000
     print(
         f"  {'180-call session (100 Bash, 60 Edit, 20 Write)':<44} {total:9,} characters of "
-        f"context  (target <= 10,000)  {'ok' if ok else 'OVER'}"
+        f"context  (target <= 10,000)  {'ok' if ok else 'MISSED'}"
     )
     return ok
 
 
 def row(label: str, value: float, floor: float, target: float, unit: str = "s") -> bool:
     ratio = value / floor
-    verdict = "ok" if ratio <= target else "OVER"
+    verdict = "ok" if ratio <= target else "MISSED"
     shown = "none" if target == float("inf") else str(target)
     scale = 1000 if unit == "ms" else 1  # "s" and "M" (millions) are shown as they are
     print(

@@ -15,7 +15,7 @@ const ROOT = "${HARNESS_ROOT}";
 const SCRIPT = "hooks/dispatch.py";
 const CONTRACT = "xcsh";
 // Runs the dispatcher only if it exists: python exits 2 on a missing script.
-const BOOT = "import os,sys;sys.excepthook=lambda*a:os._exit(0);f=sys.argv[1];del sys.argv[0];exec(open(f,'rb').read(1<<20),{'__name__':'__main__','__file__':f})";
+const BOOT = "import sys;sys.excepthook=lambda*a:__import__('os')._exit(0);f=sys.argv[1];del sys.argv[0];exec(open(f,'rb').read(1<<20),{'__name__':'__main__','__file__':f})";
 const CUSTOM_TYPE = "hookmsg";
 // Linux refuses a single argument over 128 KiB, counted in bytes as the kernel counts it
 // (UTF-8), not in JavaScript string length: larger payloads lose their bulky fields.

@@ -25,13 +25,17 @@ INSTALL_TOKENS = ("PYTHON_BIN", "HARNESS_ROOT")
 # which ends the process with exit 0 and no output: Python's own answer would be exit 1 or
 # 2 and a traceback, which blocks a PreToolUse call and keeps Codex's Stop looping. The
 # file is read up to 1 MiB (the dispatcher's is about 1 KB): a damaged huge file fails.
+# `os` is imported by the hook only when it fails: its import costs every call about a
+# fifth of the interpreter's start-up, and the dispatcher itself does without it.
 BOOT = (
-    "import os,sys;sys.excepthook=lambda*a:os._exit(0);f=sys.argv[1];del sys.argv[0];"
-    "exec(open(f,'rb').read(1<<20),{'__name__':'__main__','__file__':f})"
+    "import sys;sys.excepthook=lambda*a:__import__('os')._exit(0);f=sys.argv[1];"
+    "del sys.argv[0];exec(open(f,'rb').read(1<<20),{'__name__':'__main__','__file__':f})"
 )
 # Bootstraps of earlier releases: a command running through one of them is still ours (an
 # upgrade replaces it), though new registrations use only BOOT.
 LEGACY_BOOTS = (
+    "import os,sys;sys.excepthook=lambda*a:os._exit(0);f=sys.argv[1];del sys.argv[0];"
+    "exec(open(f,'rb').read(1<<20),{'__name__':'__main__','__file__':f})",
     "import os,sys,runpy;f=sys.argv[1];del sys.argv[0];"
     "os.path.isfile(f) and runpy.run_path(f,run_name='__main__')",
 )

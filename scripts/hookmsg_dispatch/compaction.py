@@ -16,11 +16,10 @@ user's own) is not used: the call is judged as the first of its session.
 from __future__ import annotations
 
 import json
-import os
-import stat
 
 from hookmsg_dispatch import state
 from hookmsg_dispatch.project import read_upto
+from hookmsg_dispatch.system import os, stat
 
 TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:

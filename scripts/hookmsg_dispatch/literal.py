@@ -210,6 +210,65 @@ class LiteralMatch:
         return self.group(group)
 
 
+# Texts up to this long are matched without `re` where `decide` reads the pattern (its
+# work grows with the square of the text at worst; a guard's line or command is short).
+DECIDE_LIMIT = 200
+_END = 1 << 62
+_UNREAD = object()
+
+
+class Deferred:
+    """A match known to exist: what it matched is asked of the compiled pattern, when
+    someone asks (most callers only test it against None)."""
+
+    def __init__(self, pattern: LazyPattern, how: str, text: str) -> None:
+        self._pattern, self._how, self._text = pattern, how, text
+        self._real: Any = None
+
+    def _match(self) -> Any:
+        if self._real is None:
+            self._real = getattr(self._pattern.compiled(), self._how)(self._text)
+        return self._real
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._match(), name)
+
+    def __getitem__(self, group: Any) -> Any:
+        return self._match()[group]
+
+    def __repr__(self) -> str:
+        return repr(self._match())
+
+
+# `required` of the patterns in the dispatch table, worked out when the table was built
+# (`literals`: source -> [ignore case, literals], or null): reading a pattern here costs a
+# hook call more than the rest of a guard's work.
+_KNOWN: dict[str, Any] = {}
+
+
+def know(literals: Any) -> None:
+    """Take the dispatch table's `literals` (anything else is ignored)."""
+    if isinstance(literals, dict):
+        _KNOWN.update(literals)
+
+
+def prefilter(source: str) -> tuple[frozenset[str], bool] | None:
+    """`required(source)`, from the dispatch table where it holds the answer."""
+    known = _KNOWN.get(source, _UNREAD)
+    if known is None:
+        return None
+    if (
+        isinstance(known, list)
+        and len(known) == 2
+        and isinstance(known[0], bool)
+        and isinstance(known[1], list)
+        and all(isinstance(item, str) and item for item in known[1])
+        and known[1]
+    ):
+        return frozenset(known[1]), known[0]
+    return required(source)
+
+
 class LazyPattern:
     """A pattern compiled on the first text that could match it; a plain literal (no
     character with a meaning in a pattern) is never compiled: `str.find` is its search."""
@@ -219,8 +278,9 @@ class LazyPattern:
         self.flags = flags
         plain = bool(source) and not flags & (VERBOSE | IGNORECASE) and _META.isdisjoint(source)
         self._literal = source if plain else None
-        self._found = None if flags & (VERBOSE | IGNORECASE) else required(source)
+        self._found = None if flags & (VERBOSE | IGNORECASE) else prefilter(source)
         self._compiled: Pattern[str] | None = None
+        self._tree: Any = _UNREAD  # `hookmsg_dispatch.decide`'s reading; None: unsupported
 
     def compiled(self) -> Pattern[str]:
         if self._compiled is None:
@@ -233,27 +293,47 @@ class LazyPattern:
         window = text if pos == 0 and endpos is None else text[pos:endpos]
         return could_match(self._found, window)
 
-    def search(self, text: str, pos: int = 0, endpos: int = 1 << 62) -> Match[str] | None:
+    def _ask(self, how: str, text: str, pos: int, endpos: int) -> Match[str] | None:
+        """`how` ("search", "match", "fullmatch") of a text that could match: decided
+        without `re` where the pattern and the text allow, else by the compiled pattern."""
+        if pos == 0 and endpos == _END and len(text) <= DECIDE_LIMIT:
+            if self._tree is _UNREAD:
+                from hookmsg_dispatch import decide
+
+                try:
+                    self._tree = decide.parse(self.pattern, self.flags)
+                except decide.Unsupported:
+                    self._tree = None
+            if self._tree is not None:
+                from hookmsg_dispatch.decide import matches
+
+                if not matches(self._tree, text, how):
+                    return None
+                return Deferred(self, how, text)  # type: ignore[return-value]
+        found: Match[str] | None = getattr(self.compiled(), how)(text, pos, endpos)
+        return found
+
+    def search(self, text: str, pos: int = 0, endpos: int = _END) -> Match[str] | None:
         if self._literal is not None:
             return self._find(text, pos, endpos)  # type: ignore[return-value]
         if not self._could(text, pos, endpos):
             return None
-        return self.compiled().search(text, pos, endpos)
+        return self._ask("search", text, pos, endpos)
 
     def _find(self, text: str, pos: int, endpos: int) -> LiteralMatch | None:
         assert self._literal is not None
         at = text.find(self._literal, pos, endpos)
         return None if at < 0 else LiteralMatch(text, at, at + len(self._literal))
 
-    def match(self, text: str, pos: int = 0, endpos: int = 1 << 62) -> Match[str] | None:
+    def match(self, text: str, pos: int = 0, endpos: int = _END) -> Match[str] | None:
         if not self._could(text, pos, endpos):
             return None
-        return self.compiled().match(text, pos, endpos)
+        return self._ask("match", text, pos, endpos)
 
-    def fullmatch(self, text: str, pos: int = 0, endpos: int = 1 << 62) -> Match[str] | None:
+    def fullmatch(self, text: str, pos: int = 0, endpos: int = _END) -> Match[str] | None:
         if not self._could(text, pos, endpos):
             return None
-        return self.compiled().fullmatch(text, pos, endpos)
+        return self._ask("fullmatch", text, pos, endpos)
 
     def finditer(self, text: str, pos: int = 0, endpos: int = 1 << 62) -> Iterator[Match[str]]:
         if self._literal is not None:

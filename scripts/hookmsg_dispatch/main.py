@@ -18,8 +18,9 @@ Standard library only, Python 3.9 or newer; imports only what the call needs.
 
 from __future__ import annotations
 
-import os
 import sys
+
+from hookmsg_dispatch.system import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -184,6 +185,9 @@ class Dispatch:
                 self.problems.append(f"the guards module cannot be loaded ({_brief(error)})")
                 self._evaluate = _missing
             else:
+                from hookmsg_dispatch.literal import know
+
+                know(self.table.get("literals"))
                 self._evaluate = evaluate
         return None if self._evaluate is _missing else self._evaluate
 
@@ -393,14 +397,14 @@ def _answer(  # noqa: PLR0917 (one call's findings, handed on whole)
     problems: list[str],
     after: list[Callable[[], list[str]]] | None,
 ) -> bytes:
-    from hookmsg_dispatch import envelope
-    from hookmsg_dispatch.text import within_cap
-
     table, event = run.table, run.event
-    cap = _cap(table, environ, problems)
     style = run.contract.get("envelope", "")
     spelled = run.contract.get("event_names", {}).get(event, event)
     where = os.path.join(run.root, "messages")
+    cap = _cap(table, environ, problems)
+    if parts:  # only then (a guard that fired is a part): nothing to say loads neither
+        from hookmsg_dispatch import envelope
+        from hookmsg_dispatch.text import within_cap
     if fired and can_deny:
         guards = [part for part in parts if table["messages"][part[0]].get("kind") == "guard"]
         overhead, size = envelope.budget(run.contract, spelled, refusal=True)

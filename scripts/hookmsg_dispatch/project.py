@@ -8,8 +8,7 @@ Nothing here runs or imports anything from the project.
 
 from __future__ import annotations
 
-import os
-import stat
+from hookmsg_dispatch.system import os, stat
 
 # How far up from the working folder a `.git` entry is looked for.
 _MAX_LEVELS = 64

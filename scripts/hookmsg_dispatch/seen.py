@@ -19,7 +19,7 @@ Standard library only, Python 3.9 or newer; no `json` (one line per record).
 
 from __future__ import annotations
 
-import os
+from hookmsg_dispatch.system import os, stat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,10 +67,10 @@ class Seen:
 
     def path(self) -> str:
         if self._path is None:
-            from hookmsg_dispatch import state
+            from hookmsg_dispatch.statedir import session_file_name, state_dir
 
-            folder = state.state_dir(dict(self.environ))
-            self._path = os.path.join(folder, state.session_file_name(self.key) + SUFFIX)
+            folder = state_dir(dict(self.environ))
+            self._path = os.path.join(folder, session_file_name(self.key) + SUFFIX)
         return self._path
 
     def _read(self) -> frozenset[str]:
@@ -79,8 +79,6 @@ class Seen:
         except OSError:
             return frozenset()  # none yet, a link, or no state folder: nothing is seen
         try:
-            import stat
-
             if not stat.S_ISREG(os.fstat(descriptor).st_mode):
                 return frozenset()
             data = os.read(descriptor, MAX_RECORD_BYTES + 1)
@@ -120,10 +118,10 @@ class Seen:
         return []
 
     def _commit(self) -> None:
-        from hookmsg_dispatch import state
+        from hookmsg_dispatch.statedir import ensure_dir
 
         path = self.path()
-        state.ensure_dir(os.path.dirname(path))
+        ensure_dir(os.path.dirname(path))
         flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | _NOFOLLOW | _NONBLOCK
         if self._reset:
             try:  # noqa: SIM105 (contextlib costs start-up time)
@@ -134,8 +132,6 @@ class Seen:
             return
         descriptor = os.open(path, flags, 0o600)
         try:
-            import stat
-
             if not stat.S_ISREG(os.fstat(descriptor).st_mode):
                 raise ValueError(f"{path} is not a regular file")
             # One write of whole lines: appends of other hook processes do not interleave.

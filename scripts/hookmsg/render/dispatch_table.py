@@ -19,6 +19,7 @@ from hookmsg.jsonout import dump_json
 from hookmsg.loaded import INDEX_FILES, SKILL_INDEX, LoadedProject
 from hookmsg.template import scan_template
 from hookmsg.vocabulary import EVENTS
+from hookmsg_dispatch.literal import required
 
 GUARDS_FILE = "guards.toml"
 TABLE_VERSION = 1
@@ -77,6 +78,34 @@ def guard_conditions(loaded: LoadedProject) -> dict[str, Any]:
     return {name: table for name, table in source.items() if isinstance(table, dict)}
 
 
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _strings(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in _strings(item)]
+    return []
+
+
+# What makes a guard data string a pattern rather than a plain literal.
+PATTERN_CHARACTERS = frozenset("\\()[]*+?|{}^$")
+
+
+def pattern_literals(conditions: dict[str, Any]) -> dict[str, Any]:
+    """For each pattern in the guard data, the literals one of which every match contains
+    (the dispatcher's own reading, `hookmsg_dispatch.literal.required`), as
+    `[ignore case, literals]`, or None where there is no such set: the dispatcher then
+    skips reading each pattern on every call."""
+    found: dict[str, Any] = {}
+    for text in sorted(set(_strings(conditions))):
+        if PATTERN_CHARACTERS.isdisjoint(text):
+            continue
+        literals = required(text)
+        found[text] = None if literals is None else [literals[1], sorted(literals[0])]
+    return found
+
+
 def dispatch_table_data(loaded: LoadedProject) -> dict[str, Any]:
     registry = loaded.catalogue.registry
     harnesses = loaded.catalogue.harnesses
@@ -115,6 +144,7 @@ def dispatch_table_data(loaded: LoadedProject) -> dict[str, Any]:
         "contracts": contracts,
         "entries": entries,
         "events": list(EVENTS),
+        "literals": pattern_literals(conditions),
         # The largest project file a guard reads (the build's own bound on its inputs).
         "max_file_bytes": loaded.project.settings.max_file_bytes,
         "messages": messages,

@@ -62,8 +62,18 @@ def number(data: Mapping[str, Any], key: str, default: float) -> float:
     return value
 
 
+# The project of the last call asked about: every guard of one call asks for the same one,
+# and finding it resolves the working folder and walks up for `.git`. One call is told by
+# its payload's `tool_input` object, which the views of a folded call share (a later
+# call, even in the same process, has its own).
+_last: list[Any] = [None, "", "", None]
+
+
 def project_of(call: Call, root: str) -> Project | None:
-    return Project.of(call.cwd, root)
+    if _last[0] is not call.tool_input or _last[1] != root or _last[2] != call.cwd:
+        _last[:] = [call.tool_input, root, call.cwd, Project.of(call.cwd, root)]
+    found: Project | None = _last[3]
+    return found
 
 
 def project_changes(call: Call, root: str) -> Iterator[tuple[Project, str, FileChange]]:

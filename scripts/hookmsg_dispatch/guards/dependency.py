@@ -12,8 +12,6 @@ a manifest or lockfile (`echo "requests==2.32" >> requirements.txt`).
 
 from __future__ import annotations
 
-import os
-
 from hookmsg_dispatch.call import FileChange
 from hookmsg_dispatch.guards.common import (
     MAX_READ_BYTES,
@@ -23,6 +21,7 @@ from hookmsg_dispatch.guards.common import (
     table,
 )
 from hookmsg_dispatch.guards.patch import patched_text
+from hookmsg_dispatch.system import os
 
 TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:

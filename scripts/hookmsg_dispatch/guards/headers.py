@@ -12,9 +12,8 @@ empty `old_string` of a path that does not exist; an empty new file needs no hea
 
 from __future__ import annotations
 
-import os
-
 from hookmsg_dispatch.guards.common import extension, number, pattern, project_changes, table
+from hookmsg_dispatch.system import os
 
 TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
