@@ -29,8 +29,6 @@ HARNESSES = tuple(RUNNERS)
 # event names, which the tests that write their own registration (a raw SessionStart hook,
 # a bare script, a Stop hook) lay out with `Runner.register`.
 CLAUDE_SHAPED = tuple(h for h in HARNESSES if RUNNERS[h].claude_shaped)
-# The clients whose payloads tell the dispatcher the context's size.
-CONTEXT_SIZED = tuple(h for h in HARNESSES if RUNNERS[h].reports_context_size)
 
 
 def _clients_script() -> ModuleType:
@@ -77,14 +75,6 @@ def shaped_runner(
     request: pytest.FixtureRequest, executables: dict[str, Path], tmp_path: Path
 ) -> Runner:
     """A runner for one client whose registration `Runner.register` can write."""
-    return make_runner(request.param, executables, tmp_path)
-
-
-@pytest.fixture(params=CONTEXT_SIZED)
-def sized_runner(
-    request: pytest.FixtureRequest, executables: dict[str, Path], tmp_path: Path
-) -> Runner:
-    """A runner for one client whose payloads say how full the context is."""
     return make_runner(request.param, executables, tmp_path)
 
 
