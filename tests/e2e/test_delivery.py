@@ -96,7 +96,9 @@ def _walk(node: Any) -> Iterator[tuple[str, dict[str, Any]]]:
             yield from _walk(value)
 
 
-def install(runner: Runner, tmp_path: Path, *, strict: bool = False) -> Installed:
+def install(
+    runner: Runner, tmp_path: Path, *, strict: bool = False, python: str = sys.executable
+) -> Installed:
     project = git_project(tmp_path / "project")
     root = (tmp_path / "install-root").resolve()
     argv = [
@@ -109,7 +111,7 @@ def install(runner: Runner, tmp_path: Path, *, strict: bool = False) -> Installe
         "--root",
         str(root),
         "--python",
-        sys.executable,
+        python,
     ]
     if strict:
         argv.append("--strict")
