@@ -1,13 +1,18 @@
 """The compaction reminder's condition: is the context large, and may the reminder speak?
 
 The context size is what the harness reported with the call (`Call.context_tokens`: xcsh's
-module sends `ctx.getContextUsage()`), else the newest usage record in the session
-transcript (JSONL, only its last `tail-bytes` read): Claude Code's `message.usage`
-(input_tokens + cache_read_input_tokens + cache_creation_input_tokens) or Codex's
-`token_count` event (`last_token_usage.input_tokens`, which includes cached input). A
+module sends `ctx.getContextUsage()`), else the newest usage record the harness has written
+down (JSONL, only its last `tail-bytes` read), one small reader per format: Claude Code's
+and CodeBuddy's `message.usage` (input_tokens + cache_read_input_tokens +
+cache_creation_input_tokens); Codex's `token_usage_record` and `token_count` event
+(`input_tokens`, which includes cached input); Qwen Code's `usageMetadata.promptTokenCount`;
+Gemini CLI's `tokens.input`; Copilot CLI's `session.usage_record` (`inputTokens`) in
+`$COPILOT_HOME/session-state/<session id>/events.jsonl` (its payload names no transcript);
+Factory Droid's `lastCallTokenUsage` (inputTokens + cacheReadTokens + cacheCreationTokens)
+in the `<id>.settings.json` beside its transcript, which itself records no usage. A
 measurement below `drop-fraction` of the previous one marks a compaction and starts a new
 cycle. The reminder fires when the context is at least `tokens`, at most `max-per-cycle`
-times per cycle, at least `min-calls-between` tool calls apart. With no readable transcript
+times per cycle, at least `min-calls-between` tool calls apart. With no readable usage
 it counts tool calls and output bytes in the session state instead (`fallback-calls`,
 `fallback-output-bytes`). Returns {} when it fires. A state folder that is refused (not the
 user's own) is not used: the call is judged as the first of its session.
@@ -47,31 +52,91 @@ def _setting(data: Mapping[str, Any], key: str) -> float:
     return value
 
 
+def _positive(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def _sum(usage: Any, keys: tuple[str, ...]) -> int | None:
+    """The sum of `usage`'s integer fields among `keys`, or None when it has no `keys[0]`."""
+    if not isinstance(usage, dict) or keys[0] not in usage:
+        return None
+    return _positive(sum(v for k in keys for v in [usage.get(k)] if _positive(v)))
+
+
+# Each transcript format's usage record, newest last in its file. The readers are tried in
+# turn on each record that carries one of MARKERS; each answers None for a record not its own.
+CLAUDE = ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+# Droid's `inputTokens` leaves out the cached part (a Chat Completions answer reporting
+# 150,000 prompt tokens, 50,000 of them cached, is recorded as 100,000 + 50,000).
+DROID = ("inputTokens", "cacheReadTokens", "cacheCreationTokens")
+MARKERS = (b'"usage"', b'"token_count"', b'"usageMetadata"', b'"tokens"')
+
+
+def _claude(record: dict[str, Any]) -> int | None:
+    """Claude Code, CodeBuddy: `message.usage` (a top-level `usage` in older records)."""
+    message = record.get("message")
+    usage = message.get("usage") if isinstance(message, dict) else record.get("usage")
+    return _sum(usage, CLAUDE)
+
+
+def _codex(record: dict[str, Any]) -> int | None:
+    """Codex: the `token_usage_record` written when a model response ends (before its tool
+    calls run) and the `token_count` event written after them; input includes cached input."""
+    payload = record.get("payload")
+    if not isinstance(payload, dict):
+        return None
+    if record.get("type") == "token_usage_record":
+        usage = payload.get("usage")
+        return _positive(usage.get("input_tokens")) if isinstance(usage, dict) else None
+    if payload.get("type") != "token_count":
+        return None
+    info = payload.get("info")
+    last = info.get("last_token_usage") if isinstance(info, dict) else None
+    return _positive(last.get("input_tokens")) if isinstance(last, dict) else None
+
+
+def _gemini(record: dict[str, Any]) -> int | None:
+    """Qwen Code: an assistant record's `usageMetadata.promptTokenCount`; Gemini CLI: a
+    `gemini` record's `tokens.input`. Both prompt counts include cached content."""
+    metadata = record.get("usageMetadata")
+    if isinstance(metadata, dict):
+        return _positive(metadata.get("promptTokenCount"))
+    tokens = record.get("tokens")
+    if record.get("type") == "gemini" and isinstance(tokens, dict):
+        return _positive(tokens.get("input"))
+    return None
+
+
+def _copilot(record: dict[str, Any]) -> int | None:
+    """Copilot CLI's `events.jsonl`: a `session.usage_record` event per model call, whose
+    `inputTokens` includes the cached part (`cacheReadTokens`)."""
+    data = record.get("data")
+    if record.get("type") != "session.usage_record" or not isinstance(data, dict):
+        return None
+    usage = data.get("usage")
+    return _positive(usage.get("inputTokens")) if isinstance(usage, dict) else None
+
+
+READERS = (_claude, _codex, _gemini, _copilot)
+
+
 def _tokens(record: Any) -> int | None:
     """The context size a transcript record reports, or None when it reports none."""
     if not isinstance(record, dict) or record.get("isSidechain") is True:
         return None
-    message = record.get("message")
-    usage = message.get("usage") if isinstance(message, dict) else record.get("usage")
-    if isinstance(usage, dict) and "input_tokens" in usage:
-        keys = ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
-        total = sum(v for k in keys for v in [usage.get(k)] if isinstance(v, int))
-        return total or None
-    payload = record.get("payload")
-    if isinstance(payload, dict) and payload.get("type") == "token_count":
-        info = payload.get("info")
-        last = info.get("last_token_usage") if isinstance(info, dict) else None
-        value = last.get("input_tokens") if isinstance(last, dict) else None
-        return value if isinstance(value, int) and value > 0 else None
+    for reader in READERS:
+        found = reader(record)
+        if found is not None:
+            return found
     return None
 
 
-def measure(transcript: str, tail_bytes: int) -> int | None:
-    """The context size from the newest usage record in the transcript's tail, or None."""
-    if not transcript or not os.path.isabs(transcript):
+def _tail(path: str, tail_bytes: int) -> tuple[bytes, bool] | None:
+    """The last `tail_bytes` of a regular file, and whether its start was cut; None if unread."""
+    if not path or not os.path.isabs(path):
         return None
     try:
-        descriptor = os.open(transcript, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
     try:
@@ -80,16 +145,24 @@ def measure(transcript: str, tail_bytes: int) -> int | None:
             return None
         start = max(0, info.st_size - tail_bytes)
         os.lseek(descriptor, start, os.SEEK_SET)
-        tail = read_upto(descriptor, info.st_size - start)
+        return read_upto(descriptor, info.st_size - start), start > 0
     except OSError:
         return None
     finally:
         os.close(descriptor)
+
+
+def measure(transcript: str, tail_bytes: int) -> int | None:
+    """The context size from the newest usage record in the transcript's tail, or None."""
+    read = _tail(transcript, tail_bytes)
+    if read is None:
+        return None
+    tail, cut = read
     lines = tail.split(b"\n")
-    if start > 0:
+    if cut:
         lines = lines[1:]  # the first line is cut
     for line in reversed(lines):
-        if b'"usage"' not in line and b'"token_count"' not in line:
+        if not any(marker in line for marker in MARKERS):
             continue
         try:
             found = _tokens(json.loads(line.decode("utf-8", errors="replace")))
@@ -98,6 +171,43 @@ def measure(transcript: str, tail_bytes: int) -> int | None:
         if found is not None:
             return found
     return None
+
+
+def droid_measure(transcript: str, tail_bytes: int) -> int | None:
+    """Factory Droid writes no usage into its transcript: the session's settings file beside
+    it (`<id>.settings.json`, one JSON object) holds the last model call's usage."""
+    if not transcript.endswith(".jsonl"):
+        return None
+    read = _tail(transcript[: -len(".jsonl")] + ".settings.json", tail_bytes)
+    if read is None or read[1]:
+        return None  # unreadable, or too large to be the settings file
+    try:
+        settings = json.loads(read[0].decode("utf-8", errors="replace"))
+    except ValueError:
+        return None
+    usage = settings.get("lastCallTokenUsage") if isinstance(settings, dict) else None
+    return _sum(usage, DROID)
+
+
+def copilot_transcript(session_id: str) -> str:
+    """Copilot CLI sends no transcript path: its session's events are in
+    `$COPILOT_HOME/session-state/<session id>/events.jsonl` (`~/.copilot` by default)."""
+    if not session_id or "/" in session_id or "\\" in session_id or session_id.startswith("."):
+        return ""
+    home = os.environ.get("COPILOT_HOME") or os.path.join(os.path.expanduser("~"), ".copilot")
+    return os.path.join(home, "session-state", session_id, "events.jsonl")
+
+
+def context_size(call: Call, tail_bytes: int) -> int | None:
+    """The context size the call reports (xcsh), else the one its harness last wrote down."""
+    if call.context_tokens is not None:
+        return call.context_tokens
+    if call.harness == "factory-droid":
+        return droid_measure(call.transcript_path, tail_bytes)
+    transcript = call.transcript_path
+    if not transcript and call.harness == "copilot":
+        transcript = copilot_transcript(call.session_id)
+    return measure(transcript, tail_bytes)
 
 
 def output_size(response: Any) -> int:
@@ -149,9 +259,7 @@ def session_key(call: Call) -> str:
 
 
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
-    tokens = call.context_tokens  # reported with the call (xcsh); else read the transcript
-    if tokens is None:
-        tokens = measure(call.transcript_path, int(_setting(data, "tail-bytes")))
+    tokens = context_size(call, int(_setting(data, "tail-bytes")))
     size = output_size(call.tool_response)
 
     def change(value: dict[str, Any]) -> bool:

@@ -81,7 +81,8 @@ def _patch_changes(patch: str) -> tuple[FileChange, ...]:
 def _changes(tool: str, tool_input: Mapping[str, Any]) -> tuple[FileChange, ...]:
     path = _string(tool_input, "path", "file_path")
     patch = tool_input.get("input")
-    if not path and tool == "Edit" and isinstance(patch, str):
+    if tool == "Edit" and isinstance(patch, str):
+        # oh-my-pi's patch; its tool_result adds the `path` and `paths` the patch names
         return _patch_changes(patch)
     if not path:
         return ()

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.standin import StandIn
+from tests.e2e.standin import StandIn, Use
 
 # A safety bound on one client session (not a timing assertion): a client that hangs
 # fails the test instead of stalling the suite.
@@ -134,10 +134,6 @@ class Runner:
     exec_form: bool = False
     #: the client's name for PreToolUse in its registration
     pre_tool_event: str = "PreToolUse"
-    #: its PostToolUse payload tells the dispatcher how full the context is (the xcsh
-    #: module's context usage, Claude Code's and CodeBuddy's transcript), so the
-    #: compaction reminder can fire
-    reports_context_size: bool = False
     #: the bound on one session, in seconds (a safety bound, not a timing assertion)
     session_timeout: int = SESSION_TIMEOUT
     #: the client itself refuses to write build files such as package.json
@@ -146,6 +142,9 @@ class Runner:
     claude_shaped: bool = True
     #: a PreToolUse deny refuses the call (`install --strict` registers one)
     deny: bool = True
+    #: a tool call that lasts a second, made before the compaction test's write, for a
+    #: client that writes a model call's usage to disk only a moment after the call
+    usage_lag_call: Use | None = None
 
     def __init__(self, executable: Path, home: Path) -> None:
         self.executable = executable
@@ -202,7 +201,6 @@ class ClaudeCode(Runner):
     exec_form = True
     stop_exit_2_loops = False
     stop_context = True
-    reports_context_size = True  # its transcript's usage records
 
     def session(
         self,
@@ -507,6 +505,10 @@ class Copilot(Runner):
     write_matcher = "create"
     pre_tool_event = "preToolUse"
     claude_shaped = False
+    # Its session log (`events.jsonl`, where the usage records are) is written some 50 to
+    # 100 ms after each event: a create that returns at once runs postToolUse before the
+    # answer's usage is on disk. A real tool takes longer; this one takes a second.
+    usage_lag_call = Use({"bash": {"command": "sleep 1", "description": "Wait a second"}})
 
     def session(
         self,
@@ -551,7 +553,6 @@ class CodeBuddy(Runner):
     # PreToolUse fires, but its context is not handed to the model.
     pretool_context = False
     stop_exit_2_loops = False
-    reports_context_size = True
 
     def session(
         self,
@@ -636,7 +637,6 @@ class ExtensionRunner(Runner):
     pretool_context = False
     deny = False
     stop_exit_2_loops = False
-    reports_context_size = True
 
     def registered_events(self, project: Path) -> set[str]:
         text = (project / self.settings_file).read_text(encoding="utf-8")

@@ -55,7 +55,15 @@ class Finish:
     text: str
 
 
-Turn = Write | Finish | Patch
+@dataclass(frozen=True, eq=False)
+class Use:
+    """The model calls the first tool in `calls` (name -> arguments) that the request
+    offers: a client's own shell, edit or read tool, named as each client names it."""
+
+    calls: dict[str, dict[str, Any]]
+
+
+Turn = Write | Finish | Patch | Use
 
 
 @dataclass
@@ -130,7 +138,9 @@ class StandIn:
 
     def _next(self, path: str, body: dict[str, Any]) -> tuple[Turn | None, str, int]:
         """Record the request; the turn to answer with (None: refuse), why, its number."""
-        main = bool(body.get("tools"))
+        # A request that offers tools but forbids calling them (Copilot CLI's background
+        # compaction summary, `tool_choice: "none"`) cannot take a scripted tool turn.
+        main = bool(body.get("tools")) and body.get("tool_choice") != "none"
         with self._lock:
             if len(self.requests) >= self.cap:
                 self.capped = True
@@ -290,6 +300,14 @@ def write_call(body: dict[str, Any], turn: Write) -> tuple[str, dict[str, str]]:
     return name, {path_key: turn.path, content_key: turn.content}
 
 
+def tool_call(body: dict[str, Any], turn: Write | Use) -> tuple[str, dict[str, Any]]:
+    """The tool this request offers for `turn`, and its arguments."""
+    if isinstance(turn, Write):
+        return write_call(body, turn)
+    name = _pick(body, *turn.calls)
+    return name, turn.calls[name]
+
+
 class ScriptError(Exception):
     """The script asks for something the request does not allow (a tool not offered)."""
 
@@ -321,8 +339,8 @@ def anthropic_stream(
     yield _sse("message_start", {"type": "message_start", "message": message})
     if isinstance(turn, Patch):
         raise ScriptError("a raw apply_patch turn is for Codex only")
-    if isinstance(turn, Write):
-        name, call = write_call(body, turn)
+    if isinstance(turn, (Write, Use)):
+        name, call = tool_call(body, turn)
         block = {"type": "tool_use", "id": f"toolu_standin_{n}", "name": name, "input": {}}
         arguments = json.dumps(call)
         delta = {"type": "input_json_delta", "partial_json": arguments}
@@ -370,7 +388,17 @@ def responses_stream(
     }
     yield _sse("response.created", {"type": "response.created", "response": response})
     item: dict[str, Any]
-    if isinstance(turn, (Write, Patch)):
+    if isinstance(turn, Use):
+        name, arguments = tool_call(body, turn)
+        item = {
+            "type": "function_call",
+            "id": f"fc_standin_{n}",
+            "status": "completed",
+            "call_id": f"call_standin_{n}",
+            "name": name,
+            "arguments": json.dumps(arguments),
+        }
+    elif isinstance(turn, (Write, Patch)):
         tools = {t.get("name"): t for t in body.get("tools") or [] if isinstance(t, dict)}
         tool = tools.get("apply_patch")
         if tool is None:
@@ -431,8 +459,8 @@ def responses_stream(
 def _chat_message(body: dict[str, Any], turn: Turn, n: int) -> tuple[dict[str, Any], str]:
     if isinstance(turn, Patch):
         raise ScriptError("a raw apply_patch turn is for Codex only")
-    if isinstance(turn, Write):
-        name, arguments = write_call(body, turn)
+    if isinstance(turn, (Write, Use)):
+        name, arguments = tool_call(body, turn)
         call = {
             "id": f"call_standin_{n}",
             "type": "function",
@@ -483,8 +511,8 @@ def chat_whole(body: dict[str, Any], turn: Turn, n: int = 0, tokens: int = 10) -
 
 def gemini_answer(body: dict[str, Any], turn: Turn, tokens: int = 10) -> dict[str, Any]:
     """One GenerateContentResponse: a function call or a text, finished."""
-    if isinstance(turn, Write):
-        name, arguments = write_call(body, turn)
+    if isinstance(turn, (Write, Use)):
+        name, arguments = tool_call(body, turn)
         part: dict[str, Any] = {"functionCall": {"name": name, "args": arguments}}
     else:
         part = {"text": turn.text}

@@ -96,7 +96,9 @@ def _walk(node: Any) -> Iterator[tuple[str, dict[str, Any]]]:
             yield from _walk(value)
 
 
-def install(runner: Runner, tmp_path: Path, *, strict: bool = False) -> Installed:
+def install(
+    runner: Runner, tmp_path: Path, *, strict: bool = False, python: str = sys.executable
+) -> Installed:
     project = git_project(tmp_path / "project")
     root = (tmp_path / "install-root").resolve()
     argv = [
@@ -109,7 +111,7 @@ def install(runner: Runner, tmp_path: Path, *, strict: bool = False) -> Installe
         "--root",
         str(root),
         "--python",
-        sys.executable,
+        python,
     ]
     if strict:
         argv.append("--strict")
@@ -273,18 +275,20 @@ def test_with_the_install_root_deleted_nothing_is_blocked_and_nothing_loops(
 
 
 def test_posttooluse_text_reaches_the_model_with_the_tool_result(
-    sized_runner: Runner, tmp_path: Path
+    runner: Runner, tmp_path: Path
 ) -> None:
     """The compaction reminder (PostToolUse, on every tool) speaks once the model's answers
-    report a context past its threshold, and its text arrives with the tool's result (in
-    it, or in the hook context right after it); with a small context the same write says
-    nothing."""
-    runner = sized_runner
+    report a context past its threshold, read from where each client writes that usage down
+    (the xcsh module's call, a transcript, Copilot's session log, Droid's session settings),
+    and its text arrives with the tool's result (in it, or in the hook context right after
+    it); with a small context the same call says nothing. Runs on every client."""
     installed = install(runner, tmp_path)
     reminder = installed.delivered("posttooluse-proactive-compaction").split("\n", 1)[0]
     assert len(reminder) >= 20, reminder
     notes = installed.project / "notes.txt"
     script: list[Turn] = [Write(str(notes), NOTES), Finish("Done.")]
+    if runner.usage_lag_call is not None:
+        script.insert(0, runner.usage_lag_call)
 
     _, main, described = session(runner, installed, script, usage_tokens=150_000)
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.standin import Finish, StandIn, Write, apply_patch_text
+from tests.e2e.standin import Finish, StandIn, Use, Write, apply_patch_text
 
 
 def post(standin: StandIn, path: str, body: dict[str, Any]) -> tuple[int, bytes]:
@@ -113,3 +113,23 @@ def test_an_unknown_endpoint_is_recorded_and_refused(path: str) -> None:
         status, _ = post(standin, path, {})
     assert status == 404
     assert standin.requests[0].answered == "unknown"
+
+
+def test_a_request_that_forbids_tool_calls_does_not_take_a_scripted_turn() -> None:
+    tools = [{"type": "function", "function": {"name": "create"}}]
+    summary = {"model": "m", "tools": tools, "tool_choice": "none", "messages": []}
+    with StandIn(SCRIPT) as standin:
+        status, raw = post(standin, "/v1/chat/completions", summary)
+        assert status == 200 and b"OK" in raw
+        status, raw = post(standin, "/v1/chat/completions", dict(summary, tool_choice="auto"))
+        assert status == 200 and b'"create"' in raw
+    assert [r.main for r in standin.requests] == [False, True]
+
+
+def test_a_use_turn_calls_the_first_offered_tool_with_its_arguments() -> None:
+    tools = [{"type": "function", "function": {"name": "bash"}}]
+    script = [Use({"run_shell_command": {"command": "x"}, "bash": {"command": "ls"}})]
+    with StandIn(script) as standin:
+        status, raw = post(standin, "/v1/chat/completions", {"tools": tools, "messages": []})
+    call = json.loads(raw)["choices"][0]["message"]["tool_calls"][0]["function"]
+    assert status == 200 and call == {"name": "bash", "arguments": '{"command": "ls"}'}
