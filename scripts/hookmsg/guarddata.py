@@ -88,9 +88,21 @@ class EvalData(GuardEntry):
     justification: Regex = r"(?i)\btrusted:"
 
 
+# A file kind: an extension (`.py`), or a whole file name without one (`Makefile`).
+KindKey = Annotated[
+    str,
+    StringConstraints(
+        pattern=r"^(?:\.[A-Za-z0-9_+-]+|[A-Za-z0-9_+-][A-Za-z0-9_.+-]*)$", max_length=40
+    ),
+]
+# A line comment prefix (`#`), or a block comment's opener and closer (`/* */`).
+CommentSyntax = Annotated[str, StringConstraints(pattern=r"^\S{1,8}(?: \S{1,8})?$")]
+
+
 class EditHeaderData(GuardEntry):
     header: Regex
-    kinds: dict[Extension, Prefix] = Field(min_length=1)
+    notice: Regex | None = None
+    kinds: dict[KindKey, CommentSyntax | list[CommentSyntax]] = Field(min_length=1)
 
 
 class WriteHeaderData(EditHeaderData):
@@ -168,7 +180,8 @@ def regexes(data: GuardEntry) -> list[tuple[tuple[str, ...], str]]:
             for name, source in spec.primitives.items()
         ]
     if isinstance(data, EditHeaderData):
-        return [(("header",), data.header)]
+        found: list[tuple[tuple[str, ...], str]] = [(("header",), data.header)]
+        return found + ([(("notice",), data.notice)] if data.notice else [])
     if isinstance(data, QuestionData):
         return [(("equal-options",), data.equal_options)] if data.equal_options else []
     if isinstance(data, DependencyData):
