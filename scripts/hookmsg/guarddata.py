@@ -43,7 +43,31 @@ RelativePath = Annotated[
     AfterValidator(_project_relative),
 ]
 Regex = Annotated[str, StringConstraints(min_length=1, max_length=500)]
-ManifestKind = Literal["package-json", "pyproject", "requirements", "cargo", "go-mod", "gemfile"]
+ManifestKind = Literal[
+    "package-json",
+    "pyproject",
+    "requirements",
+    "cargo",
+    "go-mod",
+    "gemfile",
+    "pipfile",
+    "setup-cfg",
+    "setup-py",
+    "conda",
+    "gemspec",
+    "maven",
+    "gradle",
+    "gradle-catalog",
+    "sbt",
+    "nuget",
+    "composer",
+    "deno",
+    "vcpkg",
+    "conan",
+    "pubspec",
+    "mix",
+    "swift-package",
+]
 
 
 class GuardEntry(BaseModel):

@@ -27,7 +27,7 @@ from hookmsg_dispatch.guards.patch import patched_text
 TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
-    from typing import Any
+    from typing import Any, Callable
 
     from hookmsg_dispatch.call import Call
     from hookmsg_dispatch.guards.manifests import Entries
@@ -125,21 +125,44 @@ def describe(before: Entries, after: Entries) -> list[str]:
     return changes
 
 
-def _manifest_change(
-    kind: str, call: Call, project: Project, relative: str, change: FileChange, *, limit: int
-) -> list[str]:
+def _reader(kind: str) -> tuple[Callable[[str], Entries], Callable[[str], Entries]] | None:
+    """(whole-file reader, piece reader) of a manifest kind; the other ecosystems' module
+    loads only for one of its kinds."""
     from hookmsg_dispatch.guards import manifests  # `re` and `json`: only for a manifest
 
     reader = manifests.READERS.get(kind)
-    if reader is None:
+    if reader is not None:
+        return reader, lambda text: manifests.fragment(kind, text)
+    from hookmsg_dispatch.guards import ecosystems
+
+    other = ecosystems.READERS.get(kind)
+    if other is None:
+        return None
+    if kind in ecosystems.LINE_READERS:
+        return other, other
+    heading = ecosystems.FRAGMENT_HEADINGS.get(kind)
+    if heading is not None:
+        return other, lambda text: other(heading + text)
+    return other, lambda text: manifests.fragment(kind, text)
+
+
+def _manifest_change(
+    kind: str, call: Call, where: tuple[Project, str, FileChange], limit: int
+) -> list[str]:
+    readers = _reader(kind)
+    if readers is None:
         return []
-    before, after, whole = _texts(call, project, relative, change, limit)
+    reader, piece = readers
+    before, after, whole = _texts(call, *where, limit)
     if whole:
         try:
             return _diff(reader(before) if before.strip() else {}, reader(after))
         except ValueError:  # the new text does not parse (yet): judge by its lines
             pass
-    return _diff(manifests.fragment(kind, before), manifests.fragment(kind, after))
+    try:
+        return _diff(piece(before), piece(after))
+    except ValueError:
+        return []
 
 
 def _diff(before: Entries, after: Entries) -> list[str]:
@@ -209,7 +232,7 @@ def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dic
             continue
         whole_files += 1
         reads = read_limit if whole_files <= MAX_WHOLE_FILES else 0
-        found = _manifest_change(kind, call, project, relative, change, limit=reads)
+        found = _manifest_change(kind, call, (project, relative, change), reads)
         if found:
             if len(found) > limit:
                 found = [*found[:limit], f"{len(found) - limit} more"]
