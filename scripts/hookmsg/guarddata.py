@@ -42,7 +42,7 @@ RelativePath = Annotated[
     StringConstraints(pattern=r"^[^\\\n\r:*?]+$", max_length=200),
     AfterValidator(_project_relative),
 ]
-Regex = Annotated[str, StringConstraints(min_length=1, max_length=500)]
+Regex = Annotated[str, StringConstraints(min_length=1, max_length=1000)]
 ManifestKind = Literal[
     "package-json",
     "pyproject",
@@ -141,6 +141,7 @@ class WritePlanData(GuardEntry):
 class BashPlanData(GuardEntry):
     plans: list[RelativePath] = Field(min_length=1)
     commands: dict[Line, Regex] = Field(min_length=1)
+    read_only: Regex | None = Field(None, alias="read-only")
 
 
 class QuestionData(GuardEntry):
@@ -218,7 +219,8 @@ def regexes(data: GuardEntry) -> list[tuple[tuple[str, ...], str]]:
             if source is not None
         ]
     if isinstance(data, BashPlanData):
-        return [(("commands", name), source) for name, source in data.commands.items()]
+        found = [(("commands", name), source) for name, source in data.commands.items()]
+        return found + ([(("read-only",), data.read_only)] if data.read_only else [])
     return []
 
 

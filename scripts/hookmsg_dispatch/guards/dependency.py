@@ -198,6 +198,7 @@ def _command(command: str, data: Mapping[str, Any], globs: list[str]) -> dict[st
     redirection into a manifest or lockfile. Linear: each rule is matched at the start of
     each simple command (see `guards.shell`)."""
     from hookmsg_dispatch.guards.common import cap, pattern
+    from hookmsg_dispatch.guards.heredoc import executed
     from hookmsg_dispatch.guards.shell import commands
 
     rules = [
@@ -205,7 +206,7 @@ def _command(command: str, data: Mapping[str, Any], globs: list[str]) -> dict[st
         for rule in table(data, "commands").values()
         if isinstance(rule, dict) and isinstance(rule.get("match"), str)
     ]
-    for simple in commands(command):
+    for simple in commands(executed(command)):  # a heredoc's body only when a shell runs it
         for source, manifest in rules:
             if pattern(source, 0).match(simple.text) is not None:
                 return {"path": str(manifest), "change": cap(simple.text)}
