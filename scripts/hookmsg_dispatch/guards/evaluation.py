@@ -51,6 +51,24 @@ def _plain(literal: str) -> bool:
     return len(literal) <= _KEPT_LITERAL and all(c.isalnum() or c in "._-/" for c in literal)
 
 
+def _in_string(
+    text: str, index: int, closing: str, literal: list[str], code: list[str]
+) -> tuple[int, bool]:
+    """One step inside a string literal at `index`: (the next index, whether it closed).
+    A closed literal goes to `code` emptied, unless short and plain; an interpolating one
+    (`${x}`, `#{x}`) keeps that mark, since it builds text."""
+    if text[index] == "\\":
+        literal.append(text[index : index + 2])
+        return index + 2, False
+    if text.startswith(closing, index):
+        kept = "".join(literal)
+        mark = "${}" if "${" in kept else "#{}" if "#{" in kept else ""
+        code.append((kept if _plain(kept) else mark) + closing)
+        return index + len(closing), True
+    literal.append(text[index])
+    return index + 1, False
+
+
 def split_code(text: str, spec: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(code, comment) of each line of `text`: string literals emptied (short plain ones
     kept), line and block comments moved to the comment part. One pass, linear."""
@@ -79,18 +97,9 @@ def split_code(text: str, spec: Mapping[str, Any]) -> list[tuple[str, str]]:
                 continue
             comment.append(char)
         elif state == "string":
-            if char == "\\":
-                literal.append(text[index : index + 2])
-                index += 2
-                continue
-            if text.startswith(closing, index):
-                kept = "".join(literal)
-                # An interpolating literal (`${x}`, `#{x}`) keeps that mark: it builds text.
-                mark = "${}" if "${" in kept else "#{}" if "#{" in kept else ""
-                code.append((kept if _plain(kept) else mark) + closing)
-                state, index = "", index + len(closing)
-                continue
-            literal.append(char)
+            index, closed = _in_string(text, index, closing, literal, code)
+            state = "" if closed else state
+            continue
         elif opener and text.startswith(opener, index):
             state, index = "block", index + len(opener)
             continue

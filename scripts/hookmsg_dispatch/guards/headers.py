@@ -8,7 +8,7 @@ syntax: a line prefix, or a list of them, where `open close` is a block comment 
 the project root).
 
 A file's header is read from its leading comment region: after a BOM and up to two preamble
-lines (a shebang, an encoding declaration, `<?php`, `<?xml ...?>`, `@echo off`), the comment
+lines (a shebang, an encoding declaration, `<?php`, `<?xml ...?>`, `@echo off`, a YAML `---`), the comment
 lines and block comments before the first line of code, blank lines between them included,
 at most `_REGION_LINES` lines. Its licence line is the first line there matching `header`;
 its notice is every line there matching `header` or `notice`.
@@ -58,8 +58,10 @@ _PREAMBLES = ("#!", "<?php", "<?xml", "@echo off", "@ECHO OFF", "<!DOCTYPE", "<!
 def _is_preamble(line: str) -> bool:
     """A shebang, an encoding declaration or a format's opening line, before the header."""
     text = line.strip()
-    return text.startswith(_PREAMBLES) or (
-        text.startswith("#") and ("coding:" in text or "coding=" in text)
+    return (
+        text == "---"
+        or text.startswith(_PREAMBLES)
+        or (text.startswith("#") and ("coding:" in text or "coding=" in text))
     )
 
 
