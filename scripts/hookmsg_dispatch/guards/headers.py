@@ -8,8 +8,9 @@ syntax: a line prefix, or a list of them, where `open close` is a block comment 
 the project root).
 
 A file's header is read from its leading comment region: after a BOM and up to two preamble
-lines (a shebang, an encoding declaration, `<?php`, `<?xml ...?>`, `@echo off`, a YAML `---`), the comment
-lines and block comments before the first line of code, blank lines between them included,
+lines (a shebang, an encoding declaration, `<?php`, `<?xml ...?>`, `@echo off`, a YAML
+`---`), the comment lines and block comments before the first line of code, blank lines
+between them included,
 at most `_REGION_LINES` lines. Its licence line is the first line there matching `header`;
 its notice is every line there matching `header` or `notice`.
 
