@@ -20,10 +20,36 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hookmsg.guard_cases import Score
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
 CORPORA = ("catalog/guard-cases", "tests/guard_holdout")
 TARGET = 0.95
+
+
+def figures(score: Score, target: float) -> tuple[str, bool]:
+    """One guard's (or a corpus's) line of figures, and whether it meets `target`.
+
+    Precision needs calls that must stay silent and recall needs calls that must fire: with
+    none of either kind the figure is not measured (a ratio over nothing is not 1.000), and
+    the target counts as missed.
+    """
+    if score.cases == 0:
+        return "   0 cases  no cases  MISSED", False
+    wanted = score.fire_fired + score.fire_silent
+    silent = score.silent_fired + score.silent_silent
+    if not wanted or not silent:
+        lacking = "no cases that must fire" if not wanted else "no cases that must stay silent"
+        return f"{score.cases:>4} cases  {lacking}  MISSED", False
+    ok = score.precision >= target and score.recall >= target
+    return (
+        f"{score.cases:>4} cases  precision {score.precision:.3f}"
+        f"  recall {score.recall:.3f}  {'ok' if ok else 'MISSED'}",
+        ok,
+    )
 
 
 def measure(folders: Sequence[Path], target: float = TARGET, verbose: bool = True) -> bool:
@@ -44,18 +70,14 @@ def measure(folders: Sequence[Path], target: float = TARGET, verbose: bool = Tru
             total = Score()
             print(f"guard precision and recall on {shown} (target {target:.2f} each):")
             for guard, score in sorted(result.scores.items()):
-                ok = score.precision >= target and score.recall >= target
+                line, ok = figures(score, target)
                 met = met and ok
-                print(
-                    f"  {guard:<42} {score.cases:>4} cases  precision {score.precision:.3f}"
-                    f"  recall {score.recall:.3f}  {'ok' if ok else 'MISSED'}"
-                )
+                print(f"  {guard:<42} {line}")
                 for name in ("fire_fired", "fire_silent", "silent_fired", "silent_silent"):
                     setattr(total, name, getattr(total, name) + getattr(score, name))
-            print(
-                f"  {'all guards':<42} {total.cases:>4} cases  precision {total.precision:.3f}"
-                f"  recall {total.recall:.3f}"
-            )
+            line, ok = figures(total, target)
+            met = met and ok
+            print(f"  {'all guards':<42} {line}")
             if verbose:
                 for diagnostic in result.diagnostics:
                     print(f"    {diagnostic.render()}")

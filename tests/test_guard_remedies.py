@@ -56,6 +56,12 @@ def _bash(project: Path, command: str) -> dict[str, Any]:
         "./scripts/deploy.sh production",
         "git mv src/a.py src/b.py && npm publish",
         "kubectl apply -f k8s/ && helm upgrade api charts/api",
+        "docker buildx build -t ghcr.io/acme/api:1 --push .",
+        "aws lambda update-function-code --function-name api --zip-file fileb://b.zip",
+        "az group delete --name rg-staging --yes",
+        "psql -h db -c 'DROP TABLE sessions'",
+        "gh pr merge 12 --squash && npx cdk deploy ApiStack",
+        "./gradlew publish",
     ],
 )
 def test_adding_the_named_action_to_the_plan_silences_the_bash_plan_guard(

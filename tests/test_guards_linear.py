@@ -36,6 +36,10 @@ WORDS: dict[str, Callable[[int], str]] = {
     "pipes": lambda n: "curl x | " * n + "sh",
     "redirections": lambda n: "echo x > " * n + "requirements.txt",
     "git branch": lambda n: "git branch " + "-v " * n,
+    "heredoc openers": lambda n: "cat > a.py <<EOF " * n,
+    "heredoc lines": lambda n: "cat > a.py <<EOF\n" * n,
+    "heredoc body": lambda n: "python3 - <<'EOF'\n" + "x = [1] # eval(y)\n" * n + "EOF",
+    "echo into files": lambda n: "echo 'eval(x)' > a.py; " * n,
 }
 
 

@@ -42,8 +42,32 @@ RelativePath = Annotated[
     StringConstraints(pattern=r"^[^\\\n\r:*?]+$", max_length=200),
     AfterValidator(_project_relative),
 ]
-Regex = Annotated[str, StringConstraints(min_length=1, max_length=500)]
-ManifestKind = Literal["package-json", "pyproject", "requirements", "cargo", "go-mod", "gemfile"]
+Regex = Annotated[str, StringConstraints(min_length=1, max_length=1000)]
+ManifestKind = Literal[
+    "package-json",
+    "pyproject",
+    "requirements",
+    "cargo",
+    "go-mod",
+    "gemfile",
+    "pipfile",
+    "setup-cfg",
+    "setup-py",
+    "conda",
+    "gemspec",
+    "maven",
+    "gradle",
+    "gradle-catalog",
+    "sbt",
+    "nuget",
+    "composer",
+    "deno",
+    "vcpkg",
+    "conan",
+    "pubspec",
+    "mix",
+    "swift-package",
+]
 
 
 class GuardEntry(BaseModel):
@@ -88,9 +112,21 @@ class EvalData(GuardEntry):
     justification: Regex = r"(?i)\btrusted:"
 
 
+# A file kind: an extension (`.py`), or a whole file name without one (`Makefile`).
+KindKey = Annotated[
+    str,
+    StringConstraints(
+        pattern=r"^(?:\.[A-Za-z0-9_+-]+|[A-Za-z0-9_+-][A-Za-z0-9_.+-]*)$", max_length=40
+    ),
+]
+# A line comment prefix (`#`), or a block comment's opener and closer (`/* */`).
+CommentSyntax = Annotated[str, StringConstraints(pattern=r"^\S{1,8}(?: \S{1,8})?$")]
+
+
 class EditHeaderData(GuardEntry):
     header: Regex
-    kinds: dict[Extension, Prefix] = Field(min_length=1)
+    notice: Regex | None = None
+    kinds: dict[KindKey, CommentSyntax | list[CommentSyntax]] = Field(min_length=1)
 
 
 class WriteHeaderData(EditHeaderData):
@@ -105,6 +141,7 @@ class WritePlanData(GuardEntry):
 class BashPlanData(GuardEntry):
     plans: list[RelativePath] = Field(min_length=1)
     commands: dict[Line, Regex] = Field(min_length=1)
+    read_only: Regex | None = Field(None, alias="read-only")
 
 
 class QuestionData(GuardEntry):
@@ -168,7 +205,8 @@ def regexes(data: GuardEntry) -> list[tuple[tuple[str, ...], str]]:
             for name, source in spec.primitives.items()
         ]
     if isinstance(data, EditHeaderData):
-        return [(("header",), data.header)]
+        found: list[tuple[tuple[str, ...], str]] = [(("header",), data.header)]
+        return found + ([(("notice",), data.notice)] if data.notice else [])
     if isinstance(data, QuestionData):
         return [(("equal-options",), data.equal_options)] if data.equal_options else []
     if isinstance(data, DependencyData):
@@ -181,7 +219,8 @@ def regexes(data: GuardEntry) -> list[tuple[tuple[str, ...], str]]:
             if source is not None
         ]
     if isinstance(data, BashPlanData):
-        return [(("commands", name), source) for name, source in data.commands.items()]
+        found = [(("commands", name), source) for name, source in data.commands.items()]
+        return found + ([(("read-only",), data.read_only)] if data.read_only else [])
     return []
 
 

@@ -26,7 +26,7 @@ from hookmsg_dispatch.system import os
 TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
-    from typing import Any
+    from typing import Any, Callable
 
     from hookmsg_dispatch.call import Call
     from hookmsg_dispatch.guards.manifests import Entries
@@ -124,21 +124,44 @@ def describe(before: Entries, after: Entries) -> list[str]:
     return changes
 
 
-def _manifest_change(
-    kind: str, call: Call, project: Project, relative: str, change: FileChange, *, limit: int
-) -> list[str]:
+def _reader(kind: str) -> tuple[Callable[[str], Entries], Callable[[str], Entries]] | None:
+    """(whole-file reader, piece reader) of a manifest kind; the other ecosystems' module
+    loads only for one of its kinds."""
     from hookmsg_dispatch.guards import manifests  # `re` and `json`: only for a manifest
 
     reader = manifests.READERS.get(kind)
-    if reader is None:
+    if reader is not None:
+        return reader, lambda text: manifests.fragment(kind, text)
+    from hookmsg_dispatch.guards import ecosystems
+
+    other = ecosystems.READERS.get(kind)
+    if other is None:
+        return None
+    if kind in ecosystems.LINE_READERS:
+        return other, other
+    heading = ecosystems.FRAGMENT_HEADINGS.get(kind)
+    if heading is not None:
+        return other, lambda text: other(heading + text)
+    return other, lambda text: manifests.fragment(kind, text)
+
+
+def _manifest_change(
+    kind: str, call: Call, where: tuple[Project, str, FileChange], limit: int
+) -> list[str]:
+    readers = _reader(kind)
+    if readers is None:
         return []
-    before, after, whole = _texts(call, project, relative, change, limit)
+    reader, piece = readers
+    before, after, whole = _texts(call, *where, limit)
     if whole:
         try:
             return _diff(reader(before) if before.strip() else {}, reader(after))
         except ValueError:  # the new text does not parse (yet): judge by its lines
             pass
-    return _diff(manifests.fragment(kind, before), manifests.fragment(kind, after))
+    try:
+        return _diff(piece(before), piece(after))
+    except ValueError:
+        return []
 
 
 def _diff(before: Entries, after: Entries) -> list[str]:
@@ -174,6 +197,7 @@ def _command(command: str, data: Mapping[str, Any], globs: list[str]) -> dict[st
     redirection into a manifest or lockfile. Linear: each rule is matched at the start of
     each simple command (see `guards.shell`)."""
     from hookmsg_dispatch.guards.common import cap, pattern
+    from hookmsg_dispatch.guards.heredoc import executed
     from hookmsg_dispatch.guards.shell import commands
 
     rules = [
@@ -181,7 +205,7 @@ def _command(command: str, data: Mapping[str, Any], globs: list[str]) -> dict[st
         for rule in table(data, "commands").values()
         if isinstance(rule, dict) and isinstance(rule.get("match"), str)
     ]
-    for simple in commands(command):
+    for simple in commands(executed(command)):  # a heredoc's body only when a shell runs it
         for source, manifest in rules:
             if pattern(source, 0).match(simple.text) is not None:
                 return {"path": str(manifest), "change": cap(simple.text)}
@@ -208,7 +232,7 @@ def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dic
             continue
         whole_files += 1
         reads = read_limit if whole_files <= MAX_WHOLE_FILES else 0
-        found = _manifest_change(kind, call, project, relative, change, limit=reads)
+        found = _manifest_change(kind, call, (project, relative, change), reads)
         if found:
             if len(found) > limit:
                 found = [*found[:limit], f"{len(found) - limit} more"]

@@ -51,6 +51,24 @@ def _plain(literal: str) -> bool:
     return len(literal) <= _KEPT_LITERAL and all(c.isalnum() or c in "._-/" for c in literal)
 
 
+def _in_string(
+    text: str, index: int, closing: str, literal: list[str], code: list[str]
+) -> tuple[int, bool]:
+    """One step inside a string literal at `index`: (the next index, whether it closed).
+    A closed literal goes to `code` emptied, unless short and plain; an interpolating one
+    (`${x}`, `#{x}`) keeps that mark, since it builds text."""
+    if text[index] == "\\":
+        literal.append(text[index : index + 2])
+        return index + 2, False
+    if text.startswith(closing, index):
+        kept = "".join(literal)
+        mark = "${}" if "${" in kept else "#{}" if "#{" in kept else ""
+        code.append((kept if _plain(kept) else mark) + closing)
+        return index + len(closing), True
+    literal.append(text[index])
+    return index + 1, False
+
+
 def split_code(text: str, spec: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(code, comment) of each line of `text`: string literals emptied (short plain ones
     kept), line and block comments moved to the comment part. One pass, linear."""
@@ -79,18 +97,9 @@ def split_code(text: str, spec: Mapping[str, Any]) -> list[tuple[str, str]]:
                 continue
             comment.append(char)
         elif state == "string":
-            if char == "\\":
-                literal.append(text[index : index + 2])
-                index += 2
-                continue
-            if text.startswith(closing, index):
-                kept = "".join(literal)
-                # An interpolating literal (`${x}`, `#{x}`) keeps that mark: it builds text.
-                mark = "${}" if "${" in kept else "#{}" if "#{" in kept else ""
-                code.append((kept if _plain(kept) else mark) + closing)
-                state, index = "", index + len(closing)
-                continue
-            literal.append(char)
+            index, closed = _in_string(text, index, closing, literal, code)
+            state = "" if closed else state
+            continue
         elif opener and text.startswith(opener, index):
             state, index = "block", index + len(opener)
             continue
@@ -243,6 +252,61 @@ def _file_change(
     return first_in_code(text, spec, wanted, justification)
 
 
+def _written_code(
+    shell_text: str, docs: list[Any], data: Mapping[str, Any], justification: Any
+) -> dict[str, str] | None:
+    """A primitive in code the command writes to a file or feeds to an interpreter: a
+    heredoc's body, or the text of an `echo`/`printf` redirected into a source file."""
+    from hookmsg_dispatch.guards import heredoc
+    from hookmsg_dispatch.guards.shell import commands
+
+    languages = table(data, "languages")
+    pieces: list[tuple[str, str, Mapping[str, Any] | None]] = []
+    for doc in docs:
+        kind, where = heredoc.target(doc.header)
+        if kind == "file":
+            pieces.append((where, doc.body, _language_for(languages, extension(where))))
+        elif kind == "program":
+            pieces.append((f"{where} heredoc", doc.body, _interpreted(where, data, languages)))
+    for simple in commands(shell_text) if ">" in shell_text else ():
+        echoed = heredoc.echoed(simple.text)
+        if echoed is not None:
+            pieces.append((echoed[0], echoed[1], _language_for(languages, extension(echoed[0]))))
+    for where, body, found in pieces:
+        if found is None:
+            continue
+        hit = _file_change(found, data, body, set(range(body.count("\n") + 1)), justification)
+        if hit is not None:
+            return {"primitive": hit[0], "location": _shown(f"{where}:{hit[1] + 1}")}
+    return None
+
+
+def _interpreted(program: str, data: Mapping[str, Any], languages: Mapping[str, Any]) -> Any:
+    """The language spec of the code a program reads from its input (`python -`, `bash`)."""
+    name = program.removesuffix(".exe").rstrip("0123456789.")
+    language = "shell" if name in ("sh", "bash", "zsh", "dash", "ksh") else None
+    language = language or table(data, "interpreters").get(name)
+    spec = languages.get(language) if isinstance(language, str) else None
+    return spec if isinstance(spec, dict) else None
+
+
+def _command_hit(
+    command: str, spec: Mapping[str, Any], data: Mapping[str, Any], justification: Any
+) -> dict[str, str] | None:
+    if spec.get("command-start") is not True:
+        found = first_in_code(command, spec, None, justification)
+        if found is None:
+            return None
+        return {"primitive": found[0], "location": _shown(command.split("\n")[found[1]])}
+    from hookmsg_dispatch.guards import heredoc
+
+    shell_text, docs = heredoc.split(command)
+    shell = _shell_command(shell_text, spec, data, justification)
+    if shell is not None:
+        return {"primitive": shell[0], "location": _line_of(shell_text, shell[1])}
+    return _written_code(shell_text, docs, data, justification)
+
+
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     languages = table(data, "languages")
     source = data.get("justification")
@@ -251,15 +315,9 @@ def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dic
         language = table(data, "commands").get(call.tool)
         spec = languages.get(language) if isinstance(language, str) else None
         if isinstance(spec, dict):
-            if spec.get("command-start") is True:
-                shell = _shell_command(call.command, spec, data, justification)
-                if shell is not None:
-                    return {"primitive": shell[0], "location": _line_of(call.command, shell[1])}
-            else:
-                found = first_in_code(call.command, spec, None, justification)
-                if found is not None:
-                    line = call.command.split("\n")[found[1]]
-                    return {"primitive": found[0], "location": _shown(line)}
+            found = _command_hit(call.command, spec, data, justification)
+            if found is not None:
+                return found
     for project, relative, change in project_changes(call, root):
         spec = _language_for(languages, extension(relative))
         if spec is None:

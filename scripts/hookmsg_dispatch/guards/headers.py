@@ -1,69 +1,169 @@
-"""The header guards: a new file without the header its siblings carry; an edit removing one.
+"""The header guards: a new file without the header its siblings carry; an edit altering one.
 
-Data: `header` (a regular expression a header line matches, e.g. `SPDX-License-Identifier:`),
-`kinds` (file extension -> that kind's comment prefix), `max-levels` (how many folders up the
-sibling search goes, bounded by the project root). A header line is a line that starts with
-the kind's comment prefix and matches `header`; a file "starts with" one when it is its first
-line after a shebang and an encoding declaration. A new file fires when it does not start
-with the header its nearest sibling carries: none at all, or a different one (another
-licence id). A file is new when written by Write, a patch's Add File, or an Edit with an
-empty `old_string` of a path that does not exist; an empty new file needs no header.
+Data: `header` (a regular expression the licence line matches, e.g. `SPDX-License-Identifier:`),
+`notice` (one the other lines of a licence notice match: copyright, holder, `Licensed under`),
+`kinds` (file extension, or a whole file name such as `Makefile`, -> that kind's comment
+syntax: a line prefix, or a list of them, where `open close` is a block comment such as
+`/* */` or `<!-- -->`), `max-levels` (how many folders up the sibling search goes, bounded by
+the project root).
+
+A file's header is read from its leading comment region: after a BOM and up to two preamble
+lines (a shebang, an encoding declaration, `<?php`, `<?xml ...?>`, `@echo off`, a YAML
+`---`), the comment lines and block comments before the first line of code, blank lines
+between them included,
+at most `_REGION_LINES` lines. Its licence line is the first line there matching `header`;
+its notice is every line there matching `header` or `notice`.
+
+A new file fires when its leading region does not hold the licence its nearest sibling's
+carries (none at all, or another licence id; the comment style may differ). A file is new when
+written by Write, a patch's Add File, or an Edit with an empty `old_string` of a path that does
+not exist; an empty new file needs no header. An edit fires when the file's notice before the
+edit differs from its notice after it: a notice line removed, changed (a year, a holder, the
+licence id), added, or moved below code.
 """
 
 from __future__ import annotations
 
-from hookmsg_dispatch.guards.common import extension, number, pattern, project_changes, table
+from hookmsg_dispatch.guards.common import (
+    MAX_READ_BYTES,
+    extension,
+    number,
+    pattern,
+    project_changes,
+    table,
+)
 from hookmsg_dispatch.system import os
 
 TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-up time
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from re import Pattern
     from typing import Any
 
     from hookmsg_dispatch.call import Call, FileChange
     from hookmsg_dispatch.project import Project
 
+    Syntax = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]  # (line prefixes, blocks)
+
 # How much of a sibling is read to find its header, and how many entries a folder may list.
 _HEAD_BYTES = 4096
 _MAX_ENTRIES = 4096
+# The leading comment region is looked for in this many lines of a file.
+_REGION_LINES = 60
+DEFAULT_NOTICE = r"(?i)\bcopyright\b|\(c\)\s*\d|©|\bSPDX-|\blicen[cs]ed\b|\ball rights reserved\b"
+# Lines that may precede the header: `#!`, `# -*- coding: -*-`, `<?php`, `<?xml ?>`, `@echo off`.
+_PREAMBLES = ("#!", "<?php", "<?xml", "@echo off", "@ECHO OFF", "<!DOCTYPE", "<!doctype")
 
 
 def _is_preamble(line: str) -> bool:
-    """A shebang or an encoding declaration, which must stay before the header."""
+    """A shebang, an encoding declaration or a format's opening line, before the header."""
     text = line.strip()
-    return text.startswith("#!") or (
-        text.startswith("#") and ("coding:" in text or "coding=" in text)
+    return (
+        text == "---"
+        or text.startswith(_PREAMBLES)
+        or (text.startswith("#") and ("coding:" in text or "coding=" in text))
     )
 
 
-def _is_header(line: str, prefix: str, header: str) -> bool:
-    text = line.strip()
-    return text.startswith(prefix) and pattern(header).search(text) is not None
-
-
-def leading_header(text: str, prefix: str, header: str) -> str | None:
-    """The header line `text` starts with (after shebang and encoding lines), or None."""
-    for count, line in enumerate(text.lstrip("\ufeff").split("\n")):
-        if count < 2 and _is_preamble(line):
+def syntax_of(value: Any) -> Syntax | None:
+    """A kind's comment syntax from its `kinds` value: a prefix, or a list of prefixes and
+    `open close` block pairs."""
+    items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    prefixes: list[str] = []
+    blocks: list[tuple[str, str]] = []
+    for item in items:
+        if not isinstance(item, str) or not item.strip():
             continue
-        return line.strip() if _is_header(line, prefix, header) else None
+        parts = item.split()
+        if len(parts) == 2:
+            blocks.append((parts[0], parts[1]))
+        else:
+            prefixes.append(parts[0])
+    return (tuple(prefixes), tuple(blocks)) if prefixes or blocks else None
+
+
+def kind_of(kinds: Mapping[str, Any], relative: str) -> tuple[str, Syntax] | None:
+    """(kind key, comment syntax) of a path: its whole name first (`Makefile`), then its
+    extension."""
+    name = relative.rsplit("/", 1)[-1]
+    for key in (name, extension(relative)):
+        if key and key in kinds:
+            syntax = syntax_of(kinds[key])
+            if syntax is not None:
+                return key, syntax
     return None
 
 
-def _siblings(project: Project, folder: str, ext: str, exclude: str) -> list[str]:
-    """Project-relative paths of the regular files in `folder` with extension `ext`, sorted."""
+def _is_line_comment(text: str, prefixes: tuple[str, ...]) -> bool:
+    for prefix in prefixes:
+        if prefix.isalpha():  # `REM`: a word, in any letter case
+            if text[: len(prefix)].upper() == prefix.upper() and text[
+                len(prefix) : len(prefix) + 1
+            ] in ("", " "):
+                return True
+        elif text.startswith(prefix):
+            return True
+    return False
+
+
+def region(text: str, syntax: Syntax) -> list[str]:
+    """The stripped lines of the leading comment region of `text` (bounded, linear)."""
+    prefixes, blocks = syntax
+    lines = text.lstrip("\ufeff").split("\n", _REGION_LINES)[:_REGION_LINES]
     found: list[str] = []
+    closing = ""
+    for count, raw in enumerate(lines):
+        line = raw.strip().lstrip("\ufeff")
+        if closing:
+            found.append(line)
+            if closing in line:
+                closing = ""
+            continue
+        if count < 2 and not found and _is_preamble(line):
+            continue
+        if not line:
+            continue
+        block = next((pair for pair in blocks if line.startswith(pair[0])), None)
+        if block is not None:
+            found.append(line)
+            if block[1] not in line[len(block[0]) :]:
+                closing = block[1]
+            continue
+        if not _is_line_comment(line, prefixes):
+            break
+        found.append(line)
+    return found
+
+
+def _licence(line: str, header: Pattern[str]) -> str | None:
+    """The licence a header line declares, from the `header` match on, without a closer."""
+    match = header.search(line)
+    if match is None:
+        return None
+    rest = line[match.start() :]
+    for closer in ("*/", "-->", "-}", "#>", "]]", "*)"):
+        rest = rest.split(closer, 1)[0]
+    return " ".join(rest.split())
+
+
+def leading_header(text: str, syntax: Syntax, header: str) -> str | None:
+    """The licence line in the leading comment region of `text`, or None."""
+    compiled = pattern(header)
+    return next((line for line in region(text, syntax) if compiled.search(line)), None)
+
+
+def _siblings(project: Project, folder: str, key: str, exclude: str) -> list[str]:
+    """Project-relative paths of the regular files in `folder` of kind `key`, sorted."""
+    found: list[str] = []
+    by_name = not key.startswith(".")
     try:
         with os.scandir(project.path_of(folder) if folder else project.root) as entries:
             for count, entry in enumerate(entries):
                 if count >= _MAX_ENTRIES:
                     break
                 relative = f"{folder}/{entry.name}" if folder else entry.name
-                if (
-                    relative != exclude
-                    and extension(entry.name) == ext
-                    and entry.is_file(follow_symlinks=False)
-                ):
+                same = entry.name == key if by_name else extension(entry.name) == key
+                if relative != exclude and same and entry.is_file(follow_symlinks=False):
                     found.append(relative)
     except OSError:
         return []
@@ -71,17 +171,17 @@ def _siblings(project: Project, folder: str, ext: str, exclude: str) -> list[str
 
 
 def _sibling_header(
-    project: Project, relative: str, kind: tuple[str, str, str], levels: int
+    project: Project, relative: str, kind: tuple[str, Syntax, str], levels: int
 ) -> str | None:
-    """The header line of the nearest non-empty sibling of the same kind; None if it has
+    """The licence line of the nearest non-empty sibling of the same kind; None if it has
     none or there is no such sibling up to the project root."""
-    ext, prefix, header = kind
+    key, syntax, header = kind
     folder = relative.rsplit("/", 1)[0] if "/" in relative else ""
     for _ in range(levels + 1):
-        for sibling in _siblings(project, folder, ext, relative):
+        for sibling in _siblings(project, folder, key, relative):
             text = project.head(sibling, _HEAD_BYTES)
             if text is not None and text.strip():  # an empty file (`__init__.py`) tells nothing
-                return leading_header(text, prefix, header)
+                return leading_header(text, syntax, header)
         if not folder:
             return None
         folder = folder.rsplit("/", 1)[0] if "/" in folder else ""
@@ -98,44 +198,87 @@ def _creates(project: Project, relative: str, change: FileChange) -> bool:
     return not os.path.lexists(project.path_of(relative))
 
 
-def _same(found: str, expected: str) -> bool:
-    return found.split() == expected.split()
-
-
 def _write_header(call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     header = data.get("header")
     kinds = table(data, "kinds")
     levels = int(number(data, "max-levels", 8))
     if not isinstance(header, str):
         return None
+    compiled = pattern(header)
     for project, relative, change in project_changes(call, root):
-        ext = extension(relative)
-        prefix = kinds.get(ext)
-        if not isinstance(prefix, str) or not change.after.strip():
+        kind = kind_of(kinds, relative)
+        if kind is None or not change.after.strip():
             continue  # an empty file (`__init__.py`) carries no header
         if not _creates(project, relative, change):
             continue
-        found = leading_header(change.after, prefix, header)
-        expected = _sibling_header(project, relative, (ext, prefix, header), levels)
-        if expected is not None and (found is None or not _same(found, expected)):
+        expected = _sibling_header(project, relative, (kind[0], kind[1], header), levels)
+        if expected is None:
+            continue
+        found = leading_header(change.after, kind[1], header)
+        if found is None or _licence(found, compiled) != _licence(expected, compiled):
             return {"path": relative, "header": expected}
     return None
 
 
+def notice(text: str, syntax: Syntax, data: Mapping[str, Any]) -> list[str]:
+    """The licence notice lines of a file's leading comment region, in order."""
+    header = pattern(str(data.get("header", "")))
+    source = data.get("notice")
+    other = pattern(source if isinstance(source, str) else DEFAULT_NOTICE)
+    return [
+        line
+        for line in region(text, syntax)
+        if header.search(line) is not None or other.search(line) is not None
+    ]
+
+
+def _changed_line(before: list[str], after: list[str]) -> str:
+    """The first notice line the edit removes or changes (else the first it adds)."""
+    kept = set(after)
+    return next((line for line in before if line not in kept), None) or next(
+        (line for line in after if line not in set(before)), before[0] if before else ""
+    )
+
+
+def _edited_notice(
+    project: Project, relative: str, change: FileChange, syntax: Syntax, data: Mapping[str, Any]
+) -> str | None:
+    """The notice line an edit removes or alters, or None when the notice stays as it was."""
+    disk = project.read_text(relative, MAX_READ_BYTES)
+    old_text = change.before or ""
+    if disk is None:  # the file cannot be read: judge the edit's own lines
+        old, new = notice(old_text, syntax, data), notice(change.after, syntax, data)
+        return _changed_line(old, new) if old and old != new else None
+    old = notice(disk, syntax, data)
+    if not old:
+        return None  # a file without a header (adding one is not this guard's concern)
+    at = disk.find(old_text)
+    if at >= 0:
+        head = (
+            disk[:at] + change.after + disk[at + len(old_text) : at + len(old_text) + _HEAD_BYTES]
+        )
+        new = notice(head, syntax, data)
+        return _changed_line(old, new) if new != old else None
+    # The edit cannot be placed in the file (a patch's several hunks): its own lines decide.
+    ours = set(old)
+    kept = {line.strip() for line in change.after.split("\n")}
+    lost = (line.strip() for line in old_text.split("\n"))
+    return next((line for line in lost if line in ours and line not in kept), None)
+
+
 def _edit_header(call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
-    header = data.get("header")
-    kinds = table(data, "kinds")
-    if not isinstance(header, str):
+    if not isinstance(data.get("header"), str):
         return None
-    for _project, relative, change in project_changes(call, root):
+    kinds = table(data, "kinds")
+    for project, relative, change in project_changes(call, root):
         if not change.before or change.created:
             continue
-        prefix = kinds.get(extension(relative))
-        prefix = prefix if isinstance(prefix, str) else ""
-        kept = {line.strip() for line in change.after.split("\n")}
-        for line in change.before.split("\n"):
-            if _is_header(line, prefix, header) and line.strip() not in kept:
-                return {"path": relative, "header": line.strip()}
+        kind = kind_of(kinds, relative)
+        if kind is None:
+            continue
+        changed = _edited_notice(project, relative, change, kind[1], data)
+        if changed is not None:
+            return {"path": relative, "header": changed}
     return None
 
 

@@ -105,19 +105,27 @@ def _write_plan(call: Call, data: Mapping[str, Any], root: str) -> dict[str, str
     return None
 
 
-def matched_actions(command: str, commands: Mapping[str, Any]) -> list[str]:
+def matched_actions(
+    command: str, commands: Mapping[str, Any], read_only: str | None = None
+) -> list[str]:
     """The names (`git push`, `terraform apply`) of the state-changing commands in `command`.
 
     Each pattern is matched at the start of each simple command (see `guards.shell`), so a
-    read-only program that merely mentions a release word never counts. Linear time.
+    read-only program that merely mentions a release word never counts; a simple command
+    that `read_only` finds anywhere in (`--dry-run`, `--help`) changes nothing, and a
+    heredoc's body counts only when a shell runs it. Linear time.
     """
+    from hookmsg_dispatch.guards.heredoc import executed
     from hookmsg_dispatch.guards.shell import commands as simple_commands
 
     compiled = [
         (name, pattern(source, 0)) for name, source in commands.items() if isinstance(source, str)
     ]
+    harmless = pattern(read_only, 0) if read_only else None
     found: list[str] = []
-    for simple in simple_commands(command):
+    for simple in simple_commands(executed(command)):
+        if harmless is not None and harmless.search(simple.text) is not None:
+            continue
         for name, regex in compiled:
             if name not in found and regex.match(simple.text) is not None:
                 found.append(name)
@@ -140,7 +148,10 @@ def _bash_plan(call: Call, data: Mapping[str, Any], root: str) -> dict[str, str]
     command = call.command
     if not command or not command.strip():
         return None
-    actions = matched_actions(command, table(data, "commands"))
+    read_only = data.get("read-only")
+    actions = matched_actions(
+        command, table(data, "commands"), read_only if isinstance(read_only, str) else None
+    )
     if not actions:
         return None
     project = project_of(call, root)
