@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
-CORPORA = ("catalog/guard-cases", "tests/guard_holdout")
+CORPORA = ("catalog/guard-cases", "tests/guard_holdout", "tests/guard_regression")
 TARGET = 0.95
 
 
