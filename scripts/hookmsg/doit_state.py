@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from hookmsg.file_memo import SETTLE_NS, stamp_of
-from hookmsg.rules.settings import unusable_state_file
+from hookmsg.rules.files import unusable_state_file
 
 MEMO_TABLE = "hookmsg_memo"
 SQLITE_SIDE_FILES = ("-journal", "-wal", "-shm")

@@ -1,11 +1,15 @@
 """File rules F001-F007: what a file's bytes (or the failure to read them) are found to be.
 
 Checked on the raw bytes, before any parsing; `source.read_source` reads and calls them.
+K003 is here too: doit's state file is one more file a run reads (`doit_state.py`).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hookmsg.diagnostics import Diagnostic
+from hookmsg.errors import ConfigError
 
 BOM = "\ufeff"
 
@@ -90,3 +94,8 @@ def check_bytes(data: bytes, display: str) -> tuple[str | None, bool, list[Diagn
     if had_bom:
         text = text[len(BOM) :]
     return text, had_bom, found
+
+
+def unusable_state_file(path: Path, why: str) -> ConfigError:
+    """K003: doit's state file is not a regular file, or is damaged and cannot be removed."""
+    return ConfigError(f"{path}:1:1: K003 doit's state file {why}")

@@ -211,8 +211,3 @@ def archive_through_link(folder: Path, real: str) -> ConfigError:
         f"{folder}:1:1: K005 package refused: {folder} leads out of the repository through a "
         f"symbolic link (to {real}); nothing was written"
     )
-
-
-def unusable_state_file(path: Path, why: str) -> ConfigError:
-    """K003: doit's state file is not a regular file, or is damaged and cannot be removed."""
-    return ConfigError(f"{path}:1:1: K003 doit's state file {why}")
