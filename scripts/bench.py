@@ -63,7 +63,11 @@ PYTHON = sys.executable
 # site-packages hooks would slow both sides of the ratio alike and hide the difference).
 HOOK_PYTHON = getattr(sys, "_base_executable", "") or sys.executable
 FLOOR_IMPORTS = "import markdown_it, jinja2, pydantic"
-HOOKMSG = [PYTHON, "-c", "import sys; from hookmsg.cli import run; sys.exit(run(sys.argv[1:]))"]
+HOOKMSG = [
+    PYTHON,
+    "-c",
+    "import sys; from hookmsg.cli.main import run; sys.exit(run(sys.argv[1:]))",
+]
 DOIT = [PYTHON, "-m", "doit"]
 BLOCK_PARSE = """
 import sys

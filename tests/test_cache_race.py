@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hookmsg.cli import run
+from hookmsg.cli.main import run
 from tests.support.diagnostics import Result
 from tests.support.repository import copy_repository
 from tests.support.text import edit

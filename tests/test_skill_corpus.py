@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from hookmsg.config import load_project
-from hookmsg.workspace import load_workspace
+from hookmsg.pipeline.workspace import load_workspace
+from hookmsg.project.config import load_project
 from tests.support.diagnostics import Result
 from tests.support.repository import REPO
 
