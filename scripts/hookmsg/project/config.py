@@ -3,48 +3,33 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
-
-from pydantic import BaseModel, ConfigDict, Field, PositiveInt, ValidationError, field_validator
+from pathlib import Path
+from typing import Any
 
 from hookmsg.project.defaults import DEFAULTS
-from hookmsg.project.rules import schema_problems
 from hookmsg.project.settings import checked_settings, find_root
 
 
-def _kebab(name: str) -> str:
-    return name.replace("_", "-")
+@dataclass(frozen=True)
+class Settings:
+    """The `[tool.hookmsg]` table as `project.rules.check_table` checked it, typed.
 
-
-class Settings(BaseModel):
-    """The validated `[tool.hookmsg]` table; keys are kebab-case in TOML."""
-
-    model_config = ConfigDict(
-        extra="forbid", frozen=True, strict=True, alias_generator=_kebab, populate_by_name=True
-    )
+    Keys are kebab-case in TOML. The check is the one validation: it refuses every value
+    this type could not hold (K001) and normalises the folders, so building it cannot fail.
+    """
 
     messages: str = DEFAULTS["messages"]
     catalog: str = DEFAULTS["catalog"]
     generated: str = DEFAULTS["generated"]
-    licence_line: str = Field(default=DEFAULTS["licence-line"], min_length=1)
-    delivered_cap: PositiveInt = DEFAULTS["delivered-cap"]
-    skill_index_budget: PositiveInt = DEFAULTS["skill-index-budget"]
-    max_file_bytes: PositiveInt = DEFAULTS["max-file-bytes"]
+    licence_line: str = DEFAULTS["licence-line"]
+    delivered_cap: int = DEFAULTS["delivered-cap"]
+    skill_index_budget: int = DEFAULTS["skill-index-budget"]
+    max_file_bytes: int = DEFAULTS["max-file-bytes"]
 
-    @field_validator("messages", "catalog", "generated")
     @classmethod
-    def _relative_inside(cls, value: str) -> str:
-        path = PurePosixPath(value)
-        if not value or path.is_absolute() or ".." in path.parts or "\\" in value:
-            raise ValueError("must be a relative path inside the project, without '..'")
-        return path.as_posix()
-
-    @field_validator("licence_line")
-    @classmethod
-    def _one_line(cls, value: str) -> str:
-        if "\n" in value or "\r" in value or value != value.strip():
-            raise ValueError("must be one line without surrounding whitespace")
-        return value
+    def from_checked(cls, table: dict[str, Any]) -> Settings:
+        """The settings of a table `checked_settings` returned (defaults overlaid, checked)."""
+        return cls(**{key.replace("-", "_"): value for key, value in table.items()})
 
 
 @dataclass(frozen=True)
@@ -103,13 +88,4 @@ def load_project(start: Path | None = None) -> Project:
 
 
 def _load_project(root: Path) -> Project:
-    table = checked_settings(root)
-    try:
-        settings = Settings.model_validate(table)
-    except ValidationError as error:
-        problems = [
-            (str(item["loc"][0]) if item["loc"] else "tool.hookmsg", item["msg"])
-            for item in error.errors()
-        ]
-        raise schema_problems(root, problems) from None
-    return Project(root=root, settings=settings)
+    return Project(root=root, settings=Settings.from_checked(checked_settings(root)))

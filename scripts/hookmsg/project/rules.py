@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -166,16 +165,6 @@ def check_table(
 
 def not_a_table(path: Path) -> ConfigError:
     return ConfigError(_k001(path, 1, "[tool.hookmsg] must be a table"))
-
-
-def schema_problems(root: Path, problems: Iterable[tuple[str, str]]) -> ConfigError:
-    """K001 for each (key, message) the settings model rejected."""
-    return ConfigError(
-        "\n".join(
-            _k001(root / PYPROJECT, 1, f"[tool.hookmsg] key '{key}': {message}")
-            for key, message in problems
-        )
-    )
 
 
 def no_pyproject(here: Path) -> ConfigError:
