@@ -598,7 +598,7 @@ def build_parser() -> Parser:
 def _terminate_as_interrupt() -> Iterator[None]:
     """Turn SIGTERM into KeyboardInterrupt, so `finally` blocks remove temporary files."""
 
-    def interrupt(signum: int, frame: object) -> None:
+    def interrupt(_signum: int, _frame: object) -> None:
         raise KeyboardInterrupt
 
     if threading.current_thread() is not threading.main_thread():

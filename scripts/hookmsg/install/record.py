@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,9 +47,6 @@ class Record:
     events: tuple[str, ...] = ()  # event lists install added to its hooks
     files: tuple[Created, ...] = ()
     folders: tuple[str, ...] = field(default=())  # created folders, absolute, in order
-
-    def with_folders(self, made: list[str]) -> Record:
-        return replace(self, folders=tuple(dict.fromkeys([*self.folders, *made])))
 
 
 def key(project: str, harness: str, *, user: bool = False) -> str:

@@ -15,7 +15,6 @@ adds `Created` entries to the record; uninstall then removes them the same way.
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import sys
 from collections.abc import Mapping
@@ -128,10 +127,6 @@ def undo_created(base: Path, record: Record) -> None:
             continue
         remove_file(target.path)
     remove_folders(base, list(record.folders))
-
-
-def base_of(record: Record) -> Path:
-    return Path(os.path.realpath(record.project))
 
 
 def with_created(record: Record, made: list[str]) -> Record:

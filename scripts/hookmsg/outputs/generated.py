@@ -163,11 +163,6 @@ def refused_leftovers(workspace: Workspace) -> list[Diagnostic]:
     ]
 
 
-def stale_files(workspace: Workspace) -> list[Path]:
-    """Files in `generated/` that this tool wrote and no generator produces any more."""
-    return list(leftovers(workspace).stale)
-
-
 def _confined(path: Path, folder: Path) -> bool:
     """Is `path`'s folder, with every link resolved, the same folder inside `folder`?"""
     real_folder = os.path.realpath(folder)
