@@ -35,10 +35,10 @@ SOURCED = "sourced"
 class OutputSpec:
     """One generator: its doit task, the files it writes and everything it reads.
 
-    `files` maps each file name inside the generated folder to the function that
-    renders it ("module:function", called with the loaded workspace). A spec with
-    `per_harness` set writes one file per harness registration instead (named
-    `<harness id>/<registration file>`), rendered by that function with the harness id.
+    `files` names the files it writes inside the generated folder; the function that
+    renders each is in `generated.RENDERERS` (kept there so that `dodo.py`, which reads
+    this module on every `doit`, imports no renderer). A spec with `per_harness` set writes
+    one file per harness registration instead (named `<harness id>/<registration file>`).
     `reads` names the sources ("messages", "sourced" or a catalogue file); every Bindings-named
     path is read by the validation that all tasks depend on. `code` lists the package
     modules and templates that only this generator runs; the rest are shared by all.
@@ -51,15 +51,15 @@ class OutputSpec:
         self,
         task: str,
         doc: str,
-        files: dict[str, str] | None = None,
+        files: tuple[str, ...] = (),
         *,
-        per_harness: str | None = None,
+        per_harness: bool = False,
         reads: tuple[str, ...] = (),
         code: tuple[str, ...] = (),
     ) -> None:
         self.task = task
         self.doc = doc
-        self.files = dict(files or {})
+        self.files = files
         self.per_harness = per_harness
         self.reads = reads
         self.code = code
@@ -69,23 +69,20 @@ OUTPUTS: tuple[OutputSpec, ...] = (
     OutputSpec(
         "skill_index",
         "Render generated/skill-index.md from the skill catalogue.",
-        {"skill-index.md": "hookmsg.outputs.generated:render_skill_index_file"},
+        ("skill-index.md",),
         reads=("skills.toml", "hooks.toml", SOURCED),
     ),
     OutputSpec(
         "advisories",
         "Extract every guard's Advisory into generated/advisories.json.",
-        {"advisories.json": "hookmsg.render.advisories_json:render_advisories"},
+        ("advisories.json",),
         reads=(MESSAGES, "hooks.toml"),
         code=("render/advisories_json.py",),
     ),
     OutputSpec(
         "inventory",
         "Write the hook message inventory (Markdown and JSON).",
-        {
-            "hook-message-inventory.md": "hookmsg.render.inventory:render_inventory_markdown",
-            "hook-message-inventory.json": "hookmsg.render.inventory:render_inventory_json",
-        },
+        ("hook-message-inventory.md", "hook-message-inventory.json"),
         reads=(MESSAGES, *CATALOG_FILES, SOURCED),
         code=(
             "render/inventory.py",
@@ -95,34 +92,34 @@ OUTPUTS: tuple[OutputSpec, ...] = (
     OutputSpec(
         "wiring",
         "Draw the wiring (events, matchers, messages, harnesses) as Mermaid diagrams.",
-        {"hook-wiring.md": "hookmsg.render.wiring:render_wiring"},
+        ("hook-wiring.md",),
         reads=(MESSAGES, *CATALOG_FILES),
         code=("render/inventory.py", "render/wiring.py", "templates/hook-wiring.md.j2"),
     ),
     OutputSpec(
         "dispatch_table",
         "Write generated/dispatch-table.json, the data the runtime dispatcher reads.",
-        {"dispatch-table.json": "hookmsg.render.dispatch_table:render_dispatch_table"},
+        ("dispatch-table.json",),
         reads=(MESSAGES, *CATALOG_FILES),
         code=("render/dispatch_table.py",),
     ),
     OutputSpec(
         "registrations",
         "Generate every harness's hook registration file from the registry.",
-        per_harness="hookmsg.outputs.generated:render_registration_file",
+        per_harness=True,
         reads=("hooks.toml", "harnesses.toml"),
         code=("render/registrations.py",),
     ),
     OutputSpec(
         "rules",
         "Write generated/rules.md, the table of every diagnostic code.",
-        {"rules.md": "hookmsg.render.rules_table:render_rules_table"},
+        ("rules.md",),
         code=("render/rules_table.py",),
     ),
     OutputSpec(
         "outputs",
         "Write generated/outputs.json (every output's name); remove stale outputs.",
-        {MANIFEST: "hookmsg.outputs.generated:render_manifest"},
+        (MANIFEST,),
         reads=("harnesses.toml",),
     ),
 )

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-import importlib
 import os
 import signal
 import stat
@@ -21,10 +20,16 @@ from hookmsg.catalogue.models import HarnessCatalogue
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import WriteError
 from hookmsg.jsonout import dump_json
-from hookmsg.outputs.declared import OUTPUTS, Leftovers, survey
+from hookmsg.outputs.declared import MANIFEST, OUTPUTS, Leftovers, survey
 from hookmsg.pipeline.workspace import Workspace
+from hookmsg.render.advisories_json import render_advisories
+from hookmsg.render.dispatch_table import render_dispatch_table
+from hookmsg.render.inventory import render_inventory_json, render_inventory_markdown
 from hookmsg.render.loaded import LoadedProject
+from hookmsg.render.registrations import render_registration
 from hookmsg.render.rules import DriftState, drift
+from hookmsg.render.rules_table import render_rules_table
+from hookmsg.render.wiring import render_wiring
 
 MAX_DIFF_LINES = 60
 FIX_COMMAND = "hookmsg build"
@@ -39,19 +44,11 @@ class Generator:
     task: str = ""
 
 
-def _function(dotted: str) -> Callable[..., str]:
-    module, _, name = dotted.partition(":")
-    function: Callable[..., str] = getattr(importlib.import_module(module), name)
-    return function
-
-
 def render_skill_index_file(loaded: LoadedProject) -> str:
     return loaded.skill_index.text
 
 
 def render_registration_file(loaded: LoadedProject, harness_id: str) -> str:
-    from hookmsg.render.registrations import render_registration
-
     harnesses = loaded.catalogue.harnesses
     harness = next(h for h in harnesses.harnesses if h.id == harness_id)
     return render_registration(harness, loaded.catalogue.registry)
@@ -67,18 +64,27 @@ def render_manifest(loaded: LoadedProject) -> str:
     return dump_json(record)
 
 
-def _lazy(dotted: str, *args: str) -> Callable[[LoadedProject], str]:
+def _for_harness(harness_id: str) -> Callable[[LoadedProject], str]:
     def render(loaded: LoadedProject) -> str:
-        return _function(dotted)(loaded, *args)
+        return render_registration_file(loaded, harness_id)
 
     return render
 
 
+# The renderer of every fixed output that `declared.OUTPUTS` names, by file name.
+RENDERERS: dict[str, Callable[[LoadedProject], str]] = {
+    "skill-index.md": render_skill_index_file,
+    "advisories.json": render_advisories,
+    "hook-message-inventory.md": render_inventory_markdown,
+    "hook-message-inventory.json": render_inventory_json,
+    "hook-wiring.md": render_wiring,
+    "dispatch-table.json": render_dispatch_table,
+    "rules.md": render_rules_table,
+    MANIFEST: render_manifest,
+}
 # The fixed outputs, in declaration order (tests may replace one to make it fail).
 GENERATORS: tuple[Generator, ...] = tuple(
-    Generator(name, _lazy(dotted), spec.task)
-    for spec in OUTPUTS
-    for name, dotted in spec.files.items()
+    Generator(name, RENDERERS[name], spec.task) for spec in OUTPUTS for name in spec.files
 )
 
 
@@ -90,11 +96,11 @@ def all_generators(workspace: Workspace) -> list[Generator]:
 def _generators(harnesses: HarnessCatalogue | None) -> list[Generator]:
     generators = list(GENERATORS)
     for spec in OUTPUTS:
-        if spec.per_harness is not None:
+        if spec.per_harness:
             for harness in harnesses.harnesses if harnesses is not None else []:
                 if harness.registration is not None:
                     name = f"{harness.id}/{harness.registration.file}"
-                    render = _lazy(spec.per_harness, harness.id)
+                    render = _for_harness(harness.id)
                     generators.append(Generator(name, render, spec.task))
     return generators
 
