@@ -621,7 +621,7 @@ def row(label: str, value: float, floor: float, target: float, unit: str = "s") 
     return ratio <= target
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:  # noqa: PLR0915
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--repeat", type=int, default=7, help="processes per figure (median)")
     parser.add_argument("--sizes", default="200,2000", help="two corpus sizes, small,large")

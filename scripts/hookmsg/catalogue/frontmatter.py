@@ -84,7 +84,7 @@ def _error_text(error: yaml.YAMLError) -> str:
     return " ".join(str(error).split()) or "invalid YAML"
 
 
-def read_front_matter(text: str, display: str) -> tuple[FrontMatter | None, list[Diagnostic]]:
+def read_front_matter(text: str, display: str) -> tuple[FrontMatter | None, list[Diagnostic]]:  # noqa: PLR0911
     """Split `text` (LF endings, no BOM) into front matter and body.
 
     Returns FrontMatter(present=False) when the file does not start with `---`; None

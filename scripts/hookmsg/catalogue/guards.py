@@ -159,7 +159,7 @@ DETECTORS: dict[str, Detector] = {
 }
 
 
-def regexes(data: GuardEntry) -> list[tuple[tuple[str, ...], str]]:
+def regexes(data: GuardEntry) -> list[tuple[tuple[str, ...], str]]:  # noqa: PLR0911
     """(location, pattern) of every regular expression in one guard's data."""
     if isinstance(data, EvalData):
         return [(("justification",), data.justification)] + [

@@ -138,7 +138,7 @@ def _check_name(name: str, display: str, line: int, col: int, what: str) -> list
     return [skill_rules.bad_name(display, line, col, f"{what} '{name}' {why}")]
 
 
-def read_entry(
+def read_entry(  # noqa: PLR0912, PLR0915
     file: SourceFile,
     kind: Kind,
     *,
@@ -266,7 +266,7 @@ def _source_root(path: str) -> str:
     return path if path == ".." or path.startswith("../") else ""
 
 
-def resolve(catalogue: SkillCatalogue, text: str, display: str, project: Project) -> SkillSet:
+def resolve(catalogue: SkillCatalogue, text: str, display: str, project: Project) -> SkillSet:  # noqa: PLR0912, PLR0915
     """Read every source and merge it with the `[[skills]]` table."""
     result = SkillSet()
     found = result.diagnostics

@@ -6,6 +6,18 @@ from hookmsg.catalogue.models import Harness
 from hookmsg.vocabulary import EVERY, SESSION_START, TOOL_EVENTS, matcher_key
 
 
+def _not_handed(harness: Harness, event: str, *, strict: bool) -> str | None:
+    """Why an event outside `harness.events` is not delivered (None: strict takes a refusal)."""
+    if event not in harness.deny_events:
+        return f"does not hand {event} output to the model"
+    if strict:
+        return None
+    return (
+        f"hands {event} output to the model only as a refusal, so it is "
+        "registered only by `hookmsg install --strict`"
+    )
+
+
 def why_not_delivered(
     harness: Harness, event: str, matcher: str | None, *, strict: bool = False
 ) -> str | None:
@@ -17,14 +29,9 @@ def why_not_delivered(
     whose output reaches the model only as a refusal counts in strict mode alone.
     """
     if event not in harness.events:
-        if event in harness.deny_events:
-            if not strict:
-                return (
-                    f"hands {event} output to the model only as a refusal, so it is "
-                    "registered only by `hookmsg install --strict`"
-                )
-        else:
-            return f"does not hand {event} output to the model"
+        refused = _not_handed(harness, event, strict=strict)
+        if refused is not None:
+            return refused
     key = matcher_key(matcher)
     if key == EVERY:
         return None

@@ -243,6 +243,13 @@ def _kind(info: os.stat_result) -> str | None:
     return "folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
 
 
+def _holds_the_same_kind(path: Path, mark: str) -> bool:
+    try:
+        return _kind(path.stat()) == mark
+    except OSError:
+        return mark == "missing"
+
+
 def holds_the_same(path: Path, mark: Any) -> bool:
     """Does `path` still hold what `mark` (a `content_mark`) recorded?
 
@@ -250,10 +257,7 @@ def holds_the_same(path: Path, mark: Any) -> bool:
     believed without reading it; otherwise its content hash decides.
     """
     if isinstance(mark, str):  # a marker: compare kinds, never read a file to do it
-        try:
-            return _kind(path.stat()) == mark
-        except OSError:
-            return mark == "missing"
+        return _holds_the_same_kind(path, mark)
     recorded = _recorded(mark)
     if recorded is None:
         return False

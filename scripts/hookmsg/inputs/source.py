@@ -43,22 +43,10 @@ def _read_all(fd: int, expected: int, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def read_source(
-    path: Path,
-    display: str,
-    *,
-    max_bytes: int,
-    root: Path | None = None,
-    check_folders: bool = False,
-) -> tuple[SourceText | None, list[Diagnostic]]:
-    """Read `path`; return its text (or None when it cannot be parsed) and file-level findings.
-
-    With `root`, a file inside the repository that is a link out of it is refused; with
-    `check_folders` too, so is one whose folders lead out (callers that have checked the
-    folder already skip that cost). Never raises for a bad file: every failure becomes a
-    diagnostic.
-    """
-
+def _regular_file(
+    path: Path, display: str, max_bytes: int, root: Path | None, *, check_folders: bool
+) -> tuple[os.stat_result | None, list[Diagnostic]]:
+    """The stat of `path` if it is a regular file within bounds to read; else the finding."""
     try:
         if root is not None and check_folders:
             real_root = os.path.realpath(root)
@@ -82,6 +70,28 @@ def read_source(
         return None, [files.not_regular(display)]
     if info.st_size > max_bytes:
         return None, [files.too_large(display, max_bytes, info.st_size)]
+    return info, []
+
+
+def read_source(
+    path: Path,
+    display: str,
+    *,
+    max_bytes: int,
+    root: Path | None = None,
+    check_folders: bool = False,
+) -> tuple[SourceText | None, list[Diagnostic]]:
+    """Read `path`; return its text (or None when it cannot be parsed) and file-level findings.
+
+    With `root`, a file inside the repository that is a link out of it is refused; with
+    `check_folders` too, so is one whose folders lead out (callers that have checked the
+    folder already skip that cost). Never raises for a bad file: every failure becomes a
+    diagnostic.
+    """
+
+    info, found = _regular_file(path, display, max_bytes, root, check_folders=check_folders)
+    if info is None:
+        return None, found
     try:
         # O_NONBLOCK: a FIFO swapped in after the stat must not hang the read.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))

@@ -274,7 +274,7 @@ class _Source:
     layout: Layout
 
 
-def _rewrite_object(
+def _rewrite_object(  # noqa: PLR0912
     source: _Source, index: int, old: dict[str, Any], new: dict[str, Any], level: int
 ) -> str:
     """The new text of the object at token `index`: unchanged members byte for byte."""

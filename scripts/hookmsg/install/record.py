@@ -64,6 +64,19 @@ def _strings(value: Any) -> tuple[str, ...] | None:
     return tuple(value)
 
 
+def _created(files: list[Any]) -> list[Created] | None:
+    """The created files of a record's `files` list; None if an entry is malformed."""
+    created = []
+    for entry in files:
+        if not isinstance(entry, dict):
+            return None
+        path, digest = entry.get("path"), entry.get("sha256")
+        if not isinstance(path, str) or not isinstance(digest, str):
+            return None
+        created.append(Created(path, digest))
+    return created
+
+
 def parse(data: bytes) -> Record | None:
     try:
         loaded = json.loads(data)
@@ -75,14 +88,9 @@ def parse(data: bytes) -> Record | None:
     files = loaded.get("files")
     if keys is None or events is None or folders is None or not isinstance(files, list):
         return None
-    created = []
-    for entry in files:
-        if not isinstance(entry, dict):
-            return None
-        path, digest = entry.get("path"), entry.get("sha256")
-        if not isinstance(path, str) or not isinstance(digest, str):
-            return None
-        created.append(Created(path, digest))
+    created = _created(files)
+    if created is None:
+        return None
     project, harness, settings = (
         loaded.get("project"),
         loaded.get("harness"),

@@ -193,7 +193,7 @@ def _title(tokens: list[Token], lines: tuple[str, ...]) -> tuple[str | None, int
     return None, None
 
 
-def parse_message(source: SourceText, licence_line: str) -> Message:
+def parse_message(source: SourceText, licence_line: str) -> Message:  # noqa: PLR0912
     """Parse a message's text. Never raises on any text."""
     lines = _split_lines(source.text)
     count = len(lines)

@@ -226,7 +226,7 @@ def known_clean(root: Path) -> bool:
         return False  # no cache, an unreadable file, or a bad setting: do the full check
 
 
-def remember_clean(
+def remember_clean(  # noqa: PLR0912
     root: Path,
     referenced: Iterable[str],
     before: Entries | None,

@@ -79,10 +79,17 @@ def _value_problem(key: str, value: object) -> str | None:
     if key in PATH_KEYS:
         return _path_problem(value)
     if key in INT_KEYS:
-        if type(value) is not int:
-            return f"must be a whole number, not {type(value).__name__}"
-        return None if value > 0 else "must be greater than 0"
-    # licence-line
+        return _int_problem(value)
+    return _licence_problem(value)
+
+
+def _int_problem(value: object) -> str | None:
+    if type(value) is not int:
+        return f"must be a whole number, not {type(value).__name__}"
+    return None if value > 0 else "must be greater than 0"
+
+
+def _licence_problem(value: object) -> str | None:
     if not isinstance(value, str):
         return f"must be a string, not {type(value).__name__}"
     if not value or "\n" in value or "\r" in value or value != value.strip():

@@ -24,7 +24,7 @@ from hookmsg.tomlpos import locate
 from hookmsg.vocabulary import TOOLS
 
 
-def check_entry(
+def check_entry(  # noqa: PLR0912
     name: str, raw: Any, text: str, display: str
 ) -> tuple[GuardEntry | None, list[Diagnostic]]:
     def at(loc: tuple[str | int, ...], code: Code, message: str) -> Diagnostic:

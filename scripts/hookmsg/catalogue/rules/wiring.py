@@ -14,7 +14,7 @@ from hookmsg.tomlpos import locate
 from hookmsg.vocabulary import EVENTS, TOOL_EVENTS
 
 
-def check(
+def check(  # noqa: PLR0912
     registry: HookRegistry,
     text: str,
     display: str,

@@ -54,7 +54,7 @@ def python_path(value: str | None) -> str:
     return safe_path("--python", value, resolve=True)
 
 
-def install(
+def install(  # noqa: PLR0913
     project: Project,
     harness_id: str,
     *,

@@ -17,7 +17,7 @@ def _licence_id(line: str) -> str | None:
     return match.group("id") if match else None
 
 
-def check(message: Message, context: MessageContext) -> list[Diagnostic]:
+def check(message: Message, context: MessageContext) -> list[Diagnostic]:  # noqa: PLR0912
     found: list[Diagnostic] = []
     path = message.display
     expected = context.licence_line
