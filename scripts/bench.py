@@ -64,7 +64,11 @@ PYTHON = sys.executable
 # site-packages hooks would slow both sides of the ratio alike and hide the difference).
 HOOK_PYTHON = getattr(sys, "_base_executable", "") or sys.executable
 FLOOR_IMPORTS = "import markdown_it, jinja2, pydantic"
-HOOKMSG = [PYTHON, "-c", "import sys; from hookmsg.cli import run; sys.exit(run(sys.argv[1:]))"]
+HOOKMSG = [
+    PYTHON,
+    "-c",
+    "import sys; from hookmsg.cli.main import run; sys.exit(run(sys.argv[1:]))",
+]
 DOIT = [PYTHON, "-m", "doit"]
 BLOCK_PARSE = """
 import sys
@@ -618,7 +622,7 @@ def row(label: str, value: float, floor: float, target: float, unit: str = "s") 
     return ratio <= target
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:  # noqa: PLR0915
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--repeat", type=int, default=7, help="processes per figure (median)")
     parser.add_argument("--sizes", default="200,2000", help="two corpus sizes, small,large")

@@ -18,7 +18,7 @@ try:  # the libraries the build imports lazily, checked up front
     import markdown_it  # noqa: F401
     import pydantic  # noqa: F401
 
-    from hookmsg.cli import run
+    from hookmsg.cli.main import run
 except ModuleNotFoundError as missing:  # run outside the project's virtual environment
     sys.stderr.write(
         f"generate_skill_index.py: cannot import {missing.name!r}: this Python lacks hookmsg's "

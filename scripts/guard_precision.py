@@ -54,7 +54,7 @@ def figures(score: Score, target: float) -> tuple[str, bool]:
 
 def measure(folders: Sequence[Path], target: float = TARGET, verbose: bool = True) -> bool:
     """Print each corpus's figures; True when every guard meets `target` on every corpus."""
-    from hookmsg.guard_cases import Score, run_folder, write_install_root
+    from hookmsg.install.guard_cases import Score, run_folder, write_install_root
 
     met = True
     with tempfile.TemporaryDirectory(prefix="hookmsg-precision-") as temporary:

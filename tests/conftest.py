@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hookmsg.cli import run
+from hookmsg.cli.main import run
 from tests.support.diagnostics import Result
 from tests.support.repository import REPO, changed_paths, checkout_stamps, copy_repository
 

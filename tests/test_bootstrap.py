@@ -22,12 +22,12 @@ from typing import Any
 
 import pytest
 
-from hookmsg.catalogue import Harness, HookRegistry
-from hookmsg.config import load_project
-from hookmsg.installing.target import fill_tokens
-from hookmsg.registration_plan import BOOT, command_strings, runs_through_boot
+from hookmsg.catalogue.models import Harness, HookRegistry
+from hookmsg.harnesses.registration_plan import BOOT, command_strings, runs_through_boot
+from hookmsg.install.target import fill_tokens
+from hookmsg.pipeline.workspace import load_workspace
+from hookmsg.project.config import load_project
 from hookmsg.render.registrations import registration_data
-from hookmsg.workspace import load_workspace
 from tests.support.repository import REPO
 
 pytestmark = pytest.mark.slow
@@ -283,8 +283,8 @@ def test_the_bootstrap_imports_no_runpy(tmp_path: Path) -> None:
 
 
 def test_a_command_of_an_earlier_bootstrap_is_still_ours() -> None:
-    from hookmsg.installing.merge import command_target
-    from hookmsg.registration_plan import LEGACY_BOOTS
+    from hookmsg.harnesses.registration_plan import LEGACY_BOOTS
+    from hookmsg.install.merge import command_target
 
     for boot in (BOOT, *LEGACY_BOOTS):
         command = f'"/usr/bin/python3" -I -S -c "{boot}" "/opt/h r/hooks/dispatch.py" Stop stop'

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hookmsg.cli import run
+from hookmsg.cli.main import run
 from tests.support.diagnostics import Result
 from tests.support.repository import copy_repository
 from tests.support.text import edit
@@ -127,7 +127,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     command=st.sampled_from(["check", "build"]),
     after=st.integers(min_value=0, max_value=200),
 )
-def test_an_edit_at_any_moment_of_a_run_is_never_answered_clean(
+def test_an_edit_at_any_moment_of_a_run_is_never_answered_clean(  # noqa: PLR0913
     template: Path,
     tmp_path_factory: pytest.TempPathFactory,
     *,

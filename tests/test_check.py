@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from hookmsg.outputs import GENERATOR_NAMES
+from hookmsg.outputs.generated import GENERATOR_NAMES
 from tests.support.diagnostics import Result, findings_among
 
 Cli = Callable[..., Result]
@@ -425,8 +425,8 @@ def _fail_on_second_call(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int
             raise OSError(errno.EIO, f"simulated {name} failure")
         return real(*args, **kwargs)
 
-    # hookmsg.outputs calls os.fsync directly and os.replace through Path.replace.
-    monkeypatch.setattr(f"hookmsg.outputs.os.{name}", failing)
+    # hookmsg.outputs.generated calls os.fsync directly and os.replace through Path.replace.
+    monkeypatch.setattr(f"hookmsg.outputs.generated.os.{name}", failing)
     return calls
 
 

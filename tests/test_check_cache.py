@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-import hookmsg.check_cache
-import hookmsg.commands.build
-from hookmsg.check_cache import cache_path, known_clean
+import hookmsg.cli.commands.build
+import hookmsg.outputs.check_cache
+from hookmsg.outputs.check_cache import cache_path, known_clean
 from tests.support.diagnostics import Result
 from tests.support.harnesses import harness_override
 
@@ -36,7 +36,7 @@ def _refuse_full_check(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> int:
         raise AssertionError("the full check ran")
 
-    monkeypatch.setattr(hookmsg.commands.build, "build", refuse)
+    monkeypatch.setattr(hookmsg.cli.commands.build, "build", refuse)
 
 
 def test_a_second_clean_check_skips_the_work(
@@ -258,15 +258,19 @@ def test_pipeline_code_and_libraries_are_part_of_the_key(
     project: Path, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     code = tmp_path / "code"
-    shutil.copytree(hookmsg.check_cache.PACKAGE, code, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(hookmsg.check_cache, "PACKAGE", code)
+    shutil.copytree(
+        hookmsg.outputs.check_cache.PACKAGE, code, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    monkeypatch.setattr(hookmsg.outputs.check_cache, "PACKAGE", code)
     assert cli("check").code == 0
     assert known_clean(project)
-    _edit(code / "rules" / "licence.py", '"""', '"""Changed. ')
+    _edit(code / "messages" / "rules" / "licence.py", '"""', '"""Changed. ')
     assert not known_clean(project)
 
     assert cli("check").code == 0
-    monkeypatch.setattr(hookmsg.check_cache, "_library_stamps", lambda: ["markdown_it=99.0"])
+    monkeypatch.setattr(
+        hookmsg.outputs.check_cache, "_library_stamps", lambda: ["markdown_it=99.0"]
+    )
     assert not known_clean(project)
 
 
@@ -276,7 +280,7 @@ def test_pipeline_code_and_libraries_are_part_of_the_key(
 def test_an_edit_while_the_check_runs_is_never_recorded_as_clean(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_validate = hookmsg.commands.build.validate_workspace
+    real_validate = hookmsg.cli.commands.build.validate_workspace
     stop = project / "messages" / "stop.md"
     edits: list[Path] = []
 
@@ -287,10 +291,10 @@ def test_an_edit_while_the_check_runs_is_never_recorded_as_clean(
         edits.append(stop)
         return found
 
-    monkeypatch.setattr(hookmsg.commands.build, "validate_workspace", validate_then_edit)
+    monkeypatch.setattr(hookmsg.cli.commands.build, "validate_workspace", validate_then_edit)
     assert cli("check").code == 0  # it validated the clean bytes
     assert edits == [stop], "the edit happened while the check ran, once"
-    monkeypatch.setattr(hookmsg.commands.build, "validate_workspace", real_validate)
+    monkeypatch.setattr(hookmsg.cli.commands.build, "validate_workspace", real_validate)
     assert not known_clean(project)
     result = cli("check")
     assert result.code == 1 and "L001" in result.out
@@ -318,7 +322,7 @@ def test_every_file_of_the_libraries_is_part_of_the_key(
     (deep.parents[1] / "__init__.py").write_text("", encoding="utf-8")
     deep.write_text("X = 1\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path / "libs"))
-    monkeypatch.setattr(hookmsg.check_cache, "LIBRARIES", ("fakelib",))
+    monkeypatch.setattr(hookmsg.outputs.check_cache, "LIBRARIES", ("fakelib",))
     assert cli("check").code == 0
     assert known_clean(project)
     deep.write_text("X = 22\n", encoding="utf-8")  # a change below the package's __init__.py
@@ -378,7 +382,7 @@ _LIMITED = """
 import resource, sys
 limit = int(sys.argv[1])
 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-from hookmsg.cli import run
+from hookmsg.cli.main import run
 raise SystemExit(run(sys.argv[2:]))
 """
 

@@ -18,7 +18,7 @@ import pytest
 from tests.support.diagnostics import Result, parse_findings
 
 Cli = Callable[..., Result]
-MAIN = [sys.executable, "-c", "from hookmsg.cli import main; main()"]
+MAIN = [sys.executable, "-c", "from hookmsg.cli.main import main; main()"]
 LICENCE = "<!-- SPDX-License-Identifier: MIT -->\n"
 
 
@@ -168,7 +168,7 @@ def test_force_color_and_color_always_colour_a_pipe(project: Path) -> None:
 
 
 def test_colour_choices_are_the_reports(project: Path) -> None:
-    from hookmsg.cli import COLOUR_CHOICES
+    from hookmsg.cli.main import COLOUR_CHOICES
     from hookmsg.report import COLOUR_CHOICES as REPORTED
 
     assert COLOUR_CHOICES == REPORTED

@@ -35,7 +35,7 @@ from tests.support.repository import WITH_DODO, copy_repository, files_under, le
 pytestmark = pytest.mark.slow
 
 Tree = dict[str, bytes]
-HOOKMSG = [sys.executable, "-c", "from hookmsg.cli import main; main()"]
+HOOKMSG = [sys.executable, "-c", "from hookmsg.cli.main import main; main()"]
 DOIT = [sys.executable, "-m", "doit"]
 
 
@@ -161,7 +161,7 @@ def test_two_doits_at_once(repo: Path, tmp_path: Path) -> None:
 BUILDER = r"""
 import json, os, sys, time
 from pathlib import Path
-from hookmsg.cli import run
+from hookmsg.cli.main import run
 
 real_fsync = os.fsync
 def fsync(fd):

@@ -21,7 +21,7 @@ from tests.support.repository import copy_repository
 
 pytestmark = pytest.mark.slow
 
-RUN_HOOKMSG = "import sys; from hookmsg.cli import run; sys.exit(run(sys.argv[1:]))"
+RUN_HOOKMSG = "import sys; from hookmsg.cli.main import run; sys.exit(run(sys.argv[1:]))"
 
 
 def files(folder: Path) -> dict[str, bytes]:

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from hookmsg.config import load_project
-from hookmsg.workspace import load_workspace
+from hookmsg.pipeline.workspace import load_workspace
+from hookmsg.project.config import load_project
 from tests.support.dispatch import (
     BOOT,
     PREFIX,

@@ -417,8 +417,8 @@ def test_a_text_that_fits_the_answer_is_delivered_whole(tmp_path: Path) -> None:
 
 def test_the_rules_answer_sizes_are_the_dispatchers(tmp_path: Path) -> None:
     # D005 (build side) computes the answer's size without the dispatcher; both must agree.
-    from hookmsg.catalogue import Contract
-    from hookmsg.rules.envelope import answer_size
+    from hookmsg.catalogue.models import Contract
+    from hookmsg.harnesses.rules.envelope import answer_size
 
     text = ESCAPED[:3_000] + CYRILLIC[:500] + "\U0001f600"
     for contract_id, contract in CONTRACTS.items():

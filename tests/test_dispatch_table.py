@@ -79,9 +79,9 @@ def test_the_table_describes_every_message_and_contract(project: Path) -> None:
 
 @pytest.mark.slow
 def test_guards_toml_tables_become_conditions_verbatim(project: Path) -> None:
-    from hookmsg.config import load_project
+    from hookmsg.pipeline.workspace import load_workspace
+    from hookmsg.project.config import load_project
     from hookmsg.render.dispatch_table import dispatch_table_data
-    from hookmsg.workspace import load_workspace
 
     (project / "catalog" / "guards.toml").write_text(
         '[pretooluse-dependency-guard]\ndetector = "dependency"\nmanifests = ["package.json"]\n\n'
@@ -150,7 +150,7 @@ def test_a_registration_without_a_contract_is_c002(project: Path, cli: Cli) -> N
 
 
 def test_the_install_root_holds_the_dispatcher_package_with_its_subpackages() -> None:
-    from hookmsg.install_root import dispatcher_files
+    from hookmsg.install.contents import dispatcher_files
     from tests.support.repository import REPO
 
     found = dispatcher_files()
@@ -165,7 +165,7 @@ def test_the_install_root_holds_the_dispatcher_package_with_its_subpackages() ->
 
 
 def test_dispatcher_sources_include_subpackages_and_skip_caches(tmp_path: Path) -> None:
-    from hookmsg.install_root import _sources
+    from hookmsg.install.contents import _sources
 
     (tmp_path / "guards" / "__pycache__").mkdir(parents=True)
     (tmp_path / "main.py").write_text("a", encoding="utf-8")

@@ -20,7 +20,7 @@ from tests.support.repository import REPO
 
 pytestmark = pytest.mark.slow
 
-HOOKMSG = [sys.executable, "-c", "import sys; from hookmsg.cli import run; sys.exit(run())"]
+HOOKMSG = [sys.executable, "-c", "import sys; from hookmsg.cli.main import run; sys.exit(run())"]
 
 
 def hookmsg(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from hookmsg.codes import CODES
-from hookmsg.config import load_project
-from hookmsg.workspace import load_workspace
+from hookmsg.pipeline.workspace import load_workspace
+from hookmsg.project.config import load_project
 from tests.support.diagnostics import Result
 from tests.support.repository import REPO
 
@@ -137,7 +137,7 @@ def test_readme_links_to_the_generated_rule_table() -> None:
 
 
 def test_the_format_choices_are_the_table_of_formatters() -> None:
-    from hookmsg.cli import FORMAT_CHOICES
+    from hookmsg.cli.main import FORMAT_CHOICES
     from hookmsg.diagnostics import FORMATTERS, format_diagnostics
 
     assert tuple(FORMATTERS) == FORMAT_CHOICES
@@ -377,7 +377,7 @@ def test_package_holds_only_what_the_check_validated(
 ) -> None:
     """A source edited after the check passed (here: a bidi override, D003) is never
     archived: package notices that its inputs changed and writes nothing."""
-    import hookmsg.commands.package as command
+    import hookmsg.cli.commands.package as command
 
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     real_build = command.build

@@ -35,10 +35,10 @@ from pathlib import Path
 
 import pytest
 
-import hookmsg.outputs
-import hookmsg.staging
+import hookmsg.outputs.generated
+import hookmsg.outputs.staging
 from hookmsg.errors import FindingsError
-from hookmsg.outputs import GENERATORS, Generator
+from hookmsg.outputs.generated import GENERATORS, Generator
 from tests.support.diagnostics import Result
 from tests.support.repository import REPO, WITH_DODO, copy_repository, files_under, leftovers
 
@@ -87,7 +87,7 @@ def _failing_renderer(monkeypatch: pytest.MonkeyPatch, error: BaseException) -> 
         raise error
 
     monkeypatch.setattr(
-        hookmsg.outputs, "GENERATORS", (*GENERATORS[:-1], Generator(last.name, render))
+        hookmsg.outputs.generated, "GENERATORS", (*GENERATORS[:-1], Generator(last.name, render))
     )
 
 
@@ -185,7 +185,7 @@ def _write_full(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
         calls.append(fd)
         return _FullDiskFile(handle) if len(calls) == 3 else handle
 
-    monkeypatch.setattr(os, "fdopen", fdopen)  # hookmsg.outputs calls os.fdopen
+    monkeypatch.setattr(os, "fdopen", fdopen)  # hookmsg.outputs.generated calls os.fdopen
 
 
 def _mkstemp_full(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
@@ -194,7 +194,7 @@ def _mkstemp_full(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
 
 def by_file(monkeypatch: pytest.MonkeyPatch) -> None:
     """No atomic exchange here: the stage's changes are applied file by file."""
-    monkeypatch.setattr(hookmsg.staging, "_exchange", lambda first, second: False)
+    monkeypatch.setattr(hookmsg.outputs.staging, "_exchange", lambda first, second: False)
 
 
 def _backup_full(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
@@ -276,7 +276,7 @@ WRAPPER = r"""
 import os, signal, sys, time
 from pathlib import Path
 
-import hookmsg.outputs as outputs
+import hookmsg.outputs.generated as outputs
 
 signal.signal(signal.SIGINT, signal.default_int_handler)
 where = os.environ["PAUSE_AT"]
@@ -321,11 +321,11 @@ elif where == "renamed":
 
     os.replace = replace
     # Renames into the generated folder happen only when outputs are applied file by file.
-    import hookmsg.staging as staging
+    import hookmsg.outputs.staging as staging
 
     staging._exchange = lambda first, second: False
 
-from hookmsg.cli import main
+from hookmsg.cli.main import main
 
 sys.argv = ["hookmsg", "build"]
 main()

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from hookmsg.doit_state import MEMO_TABLE, StampChecker, open_state, remember
-from hookmsg.file_memo import SETTLE_NS, FileMemo
+from hookmsg.inputs.doit_state import MEMO_TABLE, StampChecker, open_state, remember
+from hookmsg.inputs.file_memo import SETTLE_NS, FileMemo
 from tests.support.doit import doit
 from tests.support.harnesses import harness_override
 from tests.support.repository import WITH_DODO, copy_repository
@@ -236,7 +236,11 @@ def test_doit_follows_a_catalogue_edit_that_keeps_size_and_mtime(tmp_path: Path)
     renamed = [p.relative_to(root / "generated").as_posix() for p in root.glob("generated/*/*")]
     assert any(name.endswith("/hookz.json") for name in renamed), renamed
     check = subprocess.run(
-        [sys.executable, "-c", "import sys; from hookmsg.cli import run; sys.exit(run(['check']))"],
+        [
+            sys.executable,
+            "-c",
+            "import sys; from hookmsg.cli.main import run; sys.exit(run(['check']))",
+        ],
         cwd=root,
         capture_output=True,
         text=True,

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hookmsg.mending import mend_bytes, mend_message
-from hookmsg.message import parse_text
-from hookmsg.rules import bindings, licence
-from hookmsg.rules.context import MessageContext
-from hookmsg.rules.fixable import left_for_fix
+from hookmsg.messages.mending import mend_bytes, mend_message
+from hookmsg.messages.message import parse_text
+from hookmsg.messages.rules import bindings, licence
+from hookmsg.messages.rules.context import MessageContext
+from hookmsg.messages.rules.fixable import left_for_fix
 from tests.support.diagnostics import Result
 from tests.support.message import LICENCE, VALID
 

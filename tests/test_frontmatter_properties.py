@@ -11,7 +11,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hookmsg.frontmatter import read_front_matter
+from hookmsg.catalogue.frontmatter import read_front_matter
 
 pytestmark = pytest.mark.slow
 

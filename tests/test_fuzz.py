@@ -1,7 +1,7 @@
 """Fuzzing the whole `hookmsg validate PATH` entry point with hypothesis.
 
 Two kinds of input, each written to a file and validated in-process through
-`hookmsg.cli.run` in a copy of this repository:
+`hookmsg.cli.main.run` in a copy of this repository:
 
 - arbitrary bytes (and arbitrary text in UTF-8, UTF-16 and Latin-1), as a file inside
   the messages folder (registry rules apply) or outside the repository;
@@ -37,7 +37,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from hookmsg.cli import run
+from hookmsg.cli.main import run
 from tests.support.diagnostics import Result, parse_findings
 from tests.support.message import LICENCE
 from tests.support.repository import REPO, copy_repository

@@ -26,9 +26,9 @@ from pathlib import Path
 
 import pytest
 
-from hookmsg.config import load_project
-from hookmsg.outputs import GENERATOR_NAMES, render_outputs
-from hookmsg.workspace import load_workspace
+from hookmsg.outputs.generated import GENERATOR_NAMES, render_outputs
+from hookmsg.pipeline.workspace import load_workspace
+from hookmsg.project.config import load_project
 from tests.support.diagnostics import Result
 
 TESTS = Path(__file__).resolve().parent

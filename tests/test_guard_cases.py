@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from hookmsg.guard_cases import read_table, run_folder, write_install_root
-from hookmsg.rules.guard_cases import Known, check_case_file, missing_cases
+from hookmsg.catalogue.rules.guard_cases import Known, check_case_file, missing_cases
+from hookmsg.install.guard_cases import read_table, run_folder, write_install_root
 from tests.support.repository import REPO
 
 CASES = REPO / "catalog" / "guard-cases"

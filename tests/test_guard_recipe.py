@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hookmsg.guard_cases import write_install_root
+from hookmsg.install.guard_cases import write_install_root
 from tests.support.repository import REPO, WITH_DODO, copy_repository
 
 pytestmark = pytest.mark.slow  # a copy of the repository, a full doit run and subprocesses

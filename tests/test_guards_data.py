@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from hookmsg.catalogue.guards import DETECTORS
+from hookmsg.catalogue.regexcheck import nested_quantifier
 from hookmsg.codes import CODES
-from hookmsg.guarddata import DETECTORS
-from hookmsg.regexcheck import nested_quantifier
 from hookmsg_dispatch.call import Call
 from hookmsg_dispatch.guards import PLACEHOLDERS
 from tests.support.diagnostics import Result, located, run_findings
@@ -135,7 +135,7 @@ def test_u009_a_malformed_case_file_fails_validate(project: Path, cli: Cli) -> N
 
 
 def test_u010_a_disagreeing_case_names_itself_at_its_id() -> None:
-    from hookmsg.rules.guard_cases import Case, disagreement
+    from hookmsg.catalogue.rules.guard_cases import Case, disagreement
 
     case = Case(id="grep", expect="silent", contract="codex", event="PreToolUse", payload={})
     text = "guard = 'g'\n\n[[cases]]\nid = 'grep'\n"
@@ -146,7 +146,7 @@ def test_u010_a_disagreeing_case_names_itself_at_its_id() -> None:
 
 
 def test_u011_each_detected_guard_needs_cases() -> None:
-    from hookmsg.rules.guard_cases import missing_cases
+    from hookmsg.catalogue.rules.guard_cases import missing_cases
 
     assert [d.code for d in missing_cases(["pretooluse-x-guard"], set(), "c")] == ["U011"]
     assert missing_cases(["pretooluse-x-guard"], {"pretooluse-x-guard"}, "c") == []

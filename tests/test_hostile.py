@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pytest
 
-import hookmsg.message
+import hookmsg.messages.message
 from tests.support.diagnostics import (
     Finding,
     Position,
@@ -352,14 +352,14 @@ def test_oversized_message_and_catalogue_are_never_opened_nor_parsed(
     hooks.write_text(hooks.read_text(encoding="utf-8") + "#" * limit + "\n", encoding="utf-8")
 
     parsed: list[int] = []
-    real_parser = hookmsg.message.markdown_parser()
+    real_parser = hookmsg.messages.message.markdown_parser()
 
     class Recording:
         def parse(self, text: str) -> object:
             parsed.append(len(text))
             return real_parser.parse(text)
 
-    monkeypatch.setattr(hookmsg.message, "markdown_parser", Recording)
+    monkeypatch.setattr(hookmsg.messages.message, "markdown_parser", Recording)
     loaded: list[int] = []
     real_loads = tomllib.loads
 
@@ -1227,7 +1227,7 @@ def test_fifo_in_the_generated_folder_does_not_hang_the_check(project: Path) -> 
     env = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
     try:
         result = subprocess.run(
-            [sys.executable, "-c", "from hookmsg.cli import main; main()", "check"],
+            [sys.executable, "-c", "from hookmsg.cli.main import main; main()", "check"],
             cwd=project,
             env=env,
             capture_output=True,
@@ -1401,16 +1401,16 @@ def test_hostile_title_keeps_the_inventory_table_whole(project: Path, cli: Cli) 
 def test_line_breaking_title_cannot_split_an_inventory_row(project: Path, separator: str) -> None:
     # Validation refuses such a title (D003), so only the renderer itself can be given
     # one: the row must still be one line with the table's number of cells.
-    from hookmsg.config import load_project
+    from hookmsg.pipeline.workspace import load_workspace
+    from hookmsg.project.config import load_project
     from hookmsg.render.inventory import render_inventory_markdown
-    from hookmsg.workspace import load_workspace
 
     name = "hostile-title"
     edit(catalog(project, "hooks.toml"), "\n[unwired]\n", f'\n[unwired]\n{name} = "test"\n')
     title = f"First {separator}| second{separator}<script>x</script>{separator}| third"
     write(project / "messages" / f"{name}.md", replace(VALID, TITLE, title).replace("\r", ""))
     workspace = load_workspace(load_project())
-    workspace.authored[name] = hookmsg.message.parse_text(
+    workspace.authored[name] = hookmsg.messages.message.parse_text(
         replace(VALID, TITLE, title), LICENCE, f"messages/{name}.md"
     )
     text = render_inventory_markdown(workspace.loaded())

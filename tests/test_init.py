@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-import hookmsg.check_cache
-from hookmsg.check_cache import fingerprint
+import hookmsg.outputs.check_cache
+from hookmsg.outputs.check_cache import fingerprint
 from tests.support.diagnostics import Result, located, run_findings
 from tests.support.doit import doit, rewrite
 from tests.support.harnesses import BUILTIN
@@ -76,7 +76,9 @@ def test_init_writes_a_repository_that_validates_and_checks_with_no_harness_fact
     ):
         assert (started / name).is_file(), name
     assert "[tool.hookmsg]" in (started / "pyproject.toml").read_text(encoding="utf-8")
-    assert "from hookmsg.taskgraph import *" in (started / "dodo.py").read_text(encoding="utf-8")
+    assert "from hookmsg.cli.taskgraph import *" in (started / "dodo.py").read_text(
+        encoding="utf-8"
+    )
     hooks = (REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
     assert "- id: hookmsg-check" in hooks
     assert "id: hookmsg-check" in (started / ".pre-commit-config.yaml").read_text("utf-8")
@@ -244,7 +246,7 @@ def test_the_check_cache_covers_the_builtin_harness_facts(
 ) -> None:
     package = tmp_path / "package"
     shutil.copytree(REPO / "scripts" / "hookmsg", package)
-    monkeypatch.setattr(hookmsg.check_cache, "PACKAGE", package)
+    monkeypatch.setattr(hookmsg.outputs.check_cache, "PACKAGE", package)
     before = fingerprint(started, [])
     data = package / "data" / "harnesses.toml"
     data.write_text(data.read_text(encoding="utf-8").replace("Kiro", "Kiro IDE", 1), "utf-8")

@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from hookmsg.config import load_project
-from hookmsg.installing.identity import default_root
-from hookmsg.installing.merge import CONTAINERS, is_ours
-from hookmsg.installing.target import fill_tokens
+from hookmsg.install.identity import default_root
+from hookmsg.install.merge import CONTAINERS, is_ours
+from hookmsg.install.target import fill_tokens
+from hookmsg.pipeline.workspace import load_workspace
+from hookmsg.project.config import load_project
 from hookmsg.render.registrations import registration_data
-from hookmsg.workspace import load_workspace
 from tests.support.diagnostics import Result, parse_findings
 from tests.support.harnesses import harness_override
 from tests.support.repository import files_under

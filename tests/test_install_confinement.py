@@ -234,7 +234,7 @@ def test_i006_a_reinstall_never_deletes_a_users_file_in_a_bytecode_cache(
 
 
 def _install_process(project: Path, target: Path, root: Path) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-c", "from hookmsg.cli import main; main()"]
+    command = [sys.executable, "-c", "from hookmsg.cli.main import main; main()"]
     command += ["install", "--harness", "cursor"]
     command += ["--project", str(target), "--root", str(root), "--python", PYTHON]
     return subprocess.Popen(

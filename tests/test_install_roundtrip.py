@@ -20,12 +20,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hookmsg.commands import install as install_command
-from hookmsg.commands import uninstall as uninstall_command
-from hookmsg.config import load_project
-from hookmsg.install_root import install_root_files
-from hookmsg.installing import target as target_module
-from hookmsg.workspace import Workspace
+from hookmsg.cli.commands import install as install_command
+from hookmsg.cli.commands import uninstall as uninstall_command
+from hookmsg.install import target as target_module
+from hookmsg.install.contents import install_root_files
+from hookmsg.pipeline.workspace import Workspace
+from hookmsg.project.config import load_project
 from tests.support.diagnostics import Result
 
 Cli = Callable[..., Result]

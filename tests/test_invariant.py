@@ -109,7 +109,7 @@ class DoitInvariant(RuleBasedStateMachine):
             check = self._run(
                 sys.executable,
                 "-c",
-                "import sys; from hookmsg.cli import run; sys.exit(run())",
+                "import sys; from hookmsg.cli.main import run; sys.exit(run())",
                 "check",
             )
             assert check.returncode == 0, (self.steps, output, check.stdout, check.stderr)

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from hookmsg.installing.jsonfile import Layout, dump, load, rewrite
+from hookmsg.install.jsonfile import Layout, dump, load, rewrite
 
 pytestmark = pytest.mark.slow
 

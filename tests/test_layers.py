@@ -1,7 +1,11 @@
 """The package's shape, proved from its source: where codes are produced, who imports whom.
 
-- Every diagnostic code is produced inside the rules package (`scripts/hookmsg/rules/`);
-  the code table (`codes.py`) is the one other module that names codes.
+- Every diagnostic code is produced inside the rules module of a domain package
+  (`scripts/hookmsg/<domain>/rules.py` or `scripts/hookmsg/<domain>/rules/`), beside the model
+  it judges; the code table (`codes.py`) is the one other module that names codes.
+- The domain packages form one order (`PACKAGES`, the map in ARCHITECTURE.md): a module imports
+  from its own package or one below it, so there is no import cycle between packages and no
+  arrow back up.
 """
 
 from __future__ import annotations
@@ -34,10 +38,16 @@ def _docstrings(tree: ast.Module) -> set[int]:
     return found
 
 
-def test_codes_are_produced_only_inside_the_rules_package() -> None:
+def _is_rules(name: str) -> bool:
+    """A domain's rules module: `<domain>/rules.py` or a module of `<domain>/rules/`."""
+    parts = name.split("/")
+    return len(parts) >= 2 and (parts[1] == "rules.py" or parts[1] == "rules")
+
+
+def test_codes_are_produced_only_inside_a_domains_rules() -> None:
     outside = []
     for name, tree in _modules():
-        if name.startswith("rules/") or name == "codes.py":
+        if _is_rules(name) or name == "codes.py":
             continue
         prose = _docstrings(tree)
         for node in ast.walk(tree):
@@ -47,15 +57,15 @@ def test_codes_are_produced_only_inside_the_rules_package() -> None:
                 continue
             if CODE.match(node.value) or EMBEDDED.search(node.value):
                 outside.append(f"{name}:{node.lineno}: {node.value!r}")
-    assert outside == [], "codes produced outside scripts/hookmsg/rules/:\n" + "\n".join(outside)
+    assert outside == [], "codes produced outside a domain's rules:\n" + "\n".join(outside)
 
 
 def test_the_scan_sees_a_code_where_one_is_produced() -> None:
-    # The rules package does produce codes: the walk above is looking at real literals.
+    # The rules modules do produce codes: the walk above is looking at real literals.
     produced = {
         code
         for name, tree in _modules()
-        if name.startswith("rules/")
+        if _is_rules(name)
         for node in ast.walk(tree)
         if isinstance(node, ast.Constant) and isinstance(node.value, str)
         for code in re.findall(r"\b[A-Z]\d{3}\b", node.value)
@@ -64,84 +74,49 @@ def test_the_scan_sees_a_code_where_one_is_produced() -> None:
     assert {"F001", "K001", "C002", "G001", "R009", "I003", "S001"} <= produced
 
 
-# --------------------------------------------------------------------------- layers
+# --------------------------------------------------------------------------- packages
 #
-# Data flows one way: settings -> read -> parse (the model) -> check (rules) and render
-# -> the pipeline (load, validate) -> outputs (write or compare) -> the faces. A module
-# may import from its own layer or one below, never from one above. The rules that judge
-# raw input (settings, bytes, front matter, install files) and the output findings are
-# pure constructors that sit low, so the readers below the model can call them.
-LAYERS: dict[str, tuple[str, ...]] = {
-    "base": (
-        "__init__",
-        "codes",
-        "content_version",
-        "declared",
-        "defaults",
-        "diagnostics",
-        "errors",
-        "file_memo",
-        "harness_files",
-        "jsonout",
-        "lock",
-        "paths",
-        "regexcheck",
-        "report",
-        "sourcefiles",
-        "spans",
-        "tomlpos",
-        "transcript",
-        "vocabulary",
-        "xcsh",
-    ),
-    "raw rules": (
-        "rules/__init__",
-        "rules/files",
-        "rules/finding",
-        "rules/install",
-        "rules/settings",
-        "rules/skills",
-    ),
-    "settings": ("config", "doit_state", "settings"),
-    "read": ("source",),
-    "model": (
-        "catalogue",
-        "delivery",
-        "frontmatter",
-        "guarddata",
-        "message",
-        "registration_plan",
-        "skill_sources",
-        "loaded",
-        "mending",
-        "template",
-    ),
-    "check and render": ("rules/*", "render/*"),
-    "pipeline": ("harness_loading", "loading", "modelfile", "workspace"),
-    "outputs": (
-        "outputs",
-        "staging",
-        "check_cache",
-        "archive",
-        "install_root",
-        "installing/*",
-        "local_dispatch",
-        "guard_cases",
-        "guard_case_task",
-    ),
-    "faces": ("commands/*", "cli", "taskgraph"),
-}
-ORDER = list(LAYERS)
+# Data flows one way: what a run reads (inputs) -> the project's settings -> the models and
+# their rules (messages, catalogue, harnesses) -> the loaded project and its renderers ->
+# the pipeline (load once, run every rule family) -> outputs (write or compare, the check
+# cache) -> install -> release -> the command line. `base` is the top-level modules that
+# every package may use: the code table, `Diagnostic`, errors, the JSON writer, TOML
+# positions, the vocabulary, the lock and the report.
+PACKAGES = (
+    "base",
+    "inputs",
+    "project",
+    "messages",
+    "catalogue",
+    "harnesses",
+    "render",
+    "pipeline",
+    "outputs",
+    "install",
+    "release",
+    "cli",
+)
+BASE = (
+    "__init__",
+    "codes",
+    "diagnostics",
+    "errors",
+    "finding",
+    "jsonout",
+    "lock",
+    "report",
+    "tomlpos",
+    "vocabulary",
+)
 
 
-def _layer_of(module: str) -> int:
-    for index, (_, members) in enumerate(LAYERS.items()):
-        if module in members:
-            return index
-    for index, (_, members) in enumerate(LAYERS.items()):
-        if any(m.endswith("/*") and module.startswith(m[:-1]) for m in members):
-            return index
-    raise AssertionError(f"{module} is in no layer of tests/test_layers.py")
+def _package_of(module: str) -> str:
+    if "/" not in module:
+        assert module in BASE, f"{module} is loose at the top of scripts/hookmsg/ and not in BASE"
+        return "base"
+    package = module.split("/", 1)[0]
+    assert package in PACKAGES, f"{package}/ is in no place of PACKAGES in tests/test_layers.py"
+    return package
 
 
 def _imports(tree: ast.Module, module: str) -> set[str]:
@@ -173,29 +148,50 @@ def _module_name(relative: str) -> str:
     return relative.removesuffix(".py")
 
 
-def test_no_module_imports_from_a_layer_above_it() -> None:
+def test_no_module_imports_from_a_package_above_it() -> None:
     upward = []
     for relative, tree in _modules():
         module = _module_name(relative)
-        mine = _layer_of(module)
+        mine = PACKAGES.index(_package_of(module))
         for imported in sorted(_imports(tree, module) - {module}):
-            theirs = _layer_of(imported)
+            theirs = PACKAGES.index(_package_of(imported))
             if theirs > mine:
-                upward.append(f"{module} ({ORDER[mine]}) imports {imported} ({ORDER[theirs]})")
-    assert upward == [], "imports from a layer above:\n" + "\n".join(upward)
+                upward.append(
+                    f"{module} ({PACKAGES[mine]}) imports {imported} ({PACKAGES[theirs]})"
+                )
+    assert upward == [], "imports from a package above:\n" + "\n".join(upward)
 
 
-def test_rules_and_renderers_never_import_each_other() -> None:
+def test_rules_never_import_renderers_nor_renderers_rules() -> None:
+    # A rule judges a model (or rendered bytes handed to it); a renderer makes bytes. The
+    # loaded project (`render/loaded`) is the model both read.
     crossing = []
     for relative, tree in _modules():
         module = _module_name(relative)
         for imported in _imports(tree, module):
-            for side, other in (("rules/", "render/"), ("render/", "rules/")):
-                if module.startswith(side) and imported.startswith(other):
-                    crossing.append(f"{module} imports {imported}")
+            renderer = imported.startswith("render/") and imported != "render/loaded"
+            if _is_rules(relative) and renderer and not _is_rules(f"{imported}.py"):
+                crossing.append(f"{module} imports {imported}")
+            if (
+                module.startswith("render/")
+                and _is_rules(f"{imported}.py")
+                and module != "render/rules"
+            ):
+                crossing.append(f"{module} imports {imported}")
     assert crossing == [], "\n".join(crossing)
 
 
-def test_every_module_is_in_a_layer() -> None:
+def test_every_module_is_in_a_package_of_the_map() -> None:
     for relative, _ in _modules():
-        _layer_of(_module_name(relative))
+        _package_of(_module_name(relative))
+
+
+def test_the_top_of_the_package_holds_only_the_base() -> None:
+    loose = sorted(path.stem for path in PACKAGE.glob("*.py"))
+    assert loose == sorted(BASE)
+    folders = sorted(
+        path.name
+        for path in PACKAGE.iterdir()
+        if path.is_dir() and (path / "__init__.py").is_file()
+    )
+    assert folders == sorted(PACKAGES[1:])

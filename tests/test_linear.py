@@ -26,11 +26,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookmsg import tomlpos
-from hookmsg.config import load_project
 from hookmsg.diagnostics import Diagnostic
-from hookmsg.message import LICENCE_LIKE
-from hookmsg.spans import blank_code, blank_comments, code_spans, scan_code_spans
-from hookmsg.workspace import load_workspace, validate_paths, validate_workspace
+from hookmsg.messages.message import LICENCE_LIKE
+from hookmsg.messages.spans import blank_code, blank_comments, code_spans, scan_code_spans
+from hookmsg.pipeline.workspace import load_workspace, validate_paths, validate_workspace
+from hookmsg.project.config import load_project
 from tests.support.message import DRIVES, LICENCE, VALID
 from tests.support.repository import outside
 from tests.support.text import replace
@@ -42,7 +42,7 @@ HANG_GUARD_SECONDS = 30
 HOOKMSG = [
     sys.executable,
     "-c",
-    "import sys; from hookmsg.cli import run; sys.exit(run(sys.argv[1:]))",
+    "import sys; from hookmsg.cli.main import run; sys.exit(run(sys.argv[1:]))",
 ]
 
 

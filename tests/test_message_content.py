@@ -380,9 +380,9 @@ def test_the_documented_advisory_examples_are_what_the_dispatcher_emits(
 
 def _default_root() -> str:
     """Where `install` (and so `preview`) puts this repository's content now."""
-    from hookmsg.config import load_project
-    from hookmsg.installing.identity import content_root
-    from hookmsg.workspace import load_workspace
+    from hookmsg.install.identity import content_root
+    from hookmsg.pipeline.workspace import load_workspace
+    from hookmsg.project.config import load_project
 
     project = load_project(REPO)
     return content_root(project, load_workspace(project))

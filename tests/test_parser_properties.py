@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hookmsg.codes import CODES
-from hookmsg.message import Message, parse_text
-from hookmsg.rules.messages import MessageContext, check_message
+from hookmsg.messages.message import Message, parse_text
+from hookmsg.messages.rules.family import MessageContext, check_message
 from tests.support.message import LICENCE
 from tests.support.repository import REPO
 

@@ -120,7 +120,11 @@ def _consumer(tmp_path: Path, rev: str, hooks: Path) -> Path:
         encoding="utf-8",
     )
     built = subprocess.run(
-        [sys.executable, "-c", "from hookmsg.cli import run; raise SystemExit(run(['build']))"],
+        [
+            sys.executable,
+            "-c",
+            "from hookmsg.cli.main import run; raise SystemExit(run(['build']))",
+        ],
         cwd=project,
         capture_output=True,
         text=True,

@@ -33,10 +33,10 @@ from typing import Any
 
 import pytest
 
-from hookmsg.config import load_project
-from hookmsg.outputs import render_outputs
-from hookmsg.registration_plan import BOOT
-from hookmsg.workspace import load_workspace
+from hookmsg.harnesses.registration_plan import BOOT
+from hookmsg.outputs.generated import render_outputs
+from hookmsg.pipeline.workspace import load_workspace
+from hookmsg.project.config import load_project
 from tests.support.diagnostics import Result
 from tests.support.repository import REPO
 
@@ -397,7 +397,7 @@ def test_the_renderer_writes_only_parsable_delivered_token_safe_registrations(
     # strict mode, those it takes a refusal on), keeps only its documented tokens, and
     # runs every command through the fail-open bootstrap (a command that ran the script
     # directly would exit 2, and block every call, once the install root is gone).
-    from hookmsg.registration_plan import (
+    from hookmsg.harnesses.registration_plan import (
         allowed_tokens,
         command_strings,
         entries_for,
@@ -877,7 +877,7 @@ def test_wiring_has_a_generated_registrations_table(project: Path) -> None:
 def test_every_registration_format_has_one_writer_and_an_unknown_one_is_an_error() -> None:
     from typing import get_args
 
-    from hookmsg.catalogue import Format, Harness, HookRegistry
+    from hookmsg.catalogue.models import Format, Harness, HookRegistry
     from hookmsg.render import registrations
 
     assert set(registrations.FORMATS) == set(get_args(Format)) - {"xcsh"}

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from hookmsg.transcript import MAX_LINE, read_session
+from hookmsg.cli.transcript import MAX_LINE, read_session
 from tests.support.diagnostics import Result
 from tests.support.repository import REPO
 

@@ -15,9 +15,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from hookmsg.config import load_project
-from hookmsg.install_root import install_root_files
-from hookmsg.workspace import load_workspace
+from hookmsg.install.contents import install_root_files
+from hookmsg.pipeline.workspace import load_workspace
+from hookmsg.project.config import load_project
 from tests.support.diagnostics import Result
 from tests.support.repository import REPO
 

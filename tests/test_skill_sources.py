@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hookmsg.check_cache import known_clean
+from hookmsg.outputs.check_cache import known_clean
 from tests.support.diagnostics import Result, located, parse_findings, positions, run_findings
 from tests.support.text import write
 

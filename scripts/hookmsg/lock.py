@@ -3,7 +3,7 @@
 An advisory `flock` on the project's root folder itself: no lock file to leave behind or
 to mistake for a stale output, nothing created (a build that refuses leaves the tree as
 it was), and a folder that stays put: a build replaces the generated folder as a whole
-(see `hookmsg.staging`), so a lock on that folder would be a lock on the old one. Where
+(see `hookmsg.outputs.staging`), so a lock on that folder would be a lock on the old one. Where
 `fcntl` does not exist the lock is a no-op.
 """
 

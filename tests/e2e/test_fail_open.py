@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from hookmsg.registration_plan import BOOT  # the fail-open bootstrap every registration runs
+from hookmsg.harnesses.registration_plan import (
+    BOOT,  # the fail-open bootstrap every registration runs
+)
 from tests.e2e.clients import Runner, git_project
 from tests.e2e.standin import Finish, StandIn, Write
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hookmsg.cli import run
-from hookmsg.registration_plan import BOOT  # noqa: F401 (re-exported: the one bootstrap string)
+from hookmsg.cli.main import run
+from hookmsg.harnesses.registration_plan import BOOT  # noqa: F401 (re-exported: the one bootstrap string)
 from tests.support.repository import REPO, copy_repository
 
 PAYLOADS = REPO / "tests" / "fixtures" / "payloads"

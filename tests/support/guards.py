@@ -8,7 +8,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from hookmsg.loading import load_guards
+from hookmsg.pipeline.loading import load_guards
 from hookmsg_dispatch.call import Call, FileChange
 from hookmsg_dispatch.guards import evaluate
 from tests.support.repository import REPO

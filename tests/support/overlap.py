@@ -26,7 +26,7 @@ record, parties, program, *args = sys.argv[1:]
 folder = Path(record)
 folder.mkdir(parents=True, exist_ok=True)
 if program == "hookmsg":
-    from hookmsg.cli import run
+    from hookmsg.cli.main import run
 elif program == "doit":
     from doit.doit_cmd import DoitMain
     def run(argv):

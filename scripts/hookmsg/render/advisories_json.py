@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from hookmsg.jsonout import dump_json
-from hookmsg.loaded import LoadedProject
+from hookmsg.messages.template import scan_template
 from hookmsg.render.advisory_text import FULL_PROCEDURE
-from hookmsg.template import scan_template
+from hookmsg.render.loaded import LoadedProject
 
 
 def advisories_data(loaded: LoadedProject) -> dict[str, Any]:

@@ -34,7 +34,7 @@ def render_advisory(template: str, values: Mapping[str, str], file: str) -> str:
     Only plain `{{ name }}` placeholders with a given value are rendered; anything
     else is refused before Jinja2 sees it.
     """
-    from hookmsg.template import scan_template, template_error
+    from hookmsg.messages.template import scan_template, template_error
 
     scan = scan_template(template)
     if scan.other or template_error(template) is not None:

@@ -13,11 +13,11 @@ import hashlib
 import tomllib
 from typing import Any
 
-from hookmsg.catalogue import Harness
-from hookmsg.delivery import once_per_context
+from hookmsg.catalogue.models import Harness
+from hookmsg.harnesses.delivery import once_per_context
 from hookmsg.jsonout import dump_json
-from hookmsg.loaded import INDEX_FILES, SKILL_INDEX, LoadedProject
-from hookmsg.template import scan_template
+from hookmsg.messages.template import scan_template
+from hookmsg.render.loaded import INDEX_FILES, SKILL_INDEX, LoadedProject
 from hookmsg.vocabulary import EVENTS
 from hookmsg_dispatch.literal import required
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from hookmsg.delivery import delivery_policy, why_not_delivered
+from hookmsg.harnesses.delivery import delivery_policy, why_not_delivered
 from hookmsg.jsonout import dump_json
-from hookmsg.loaded import SKILL_INDEX, LoadedProject
+from hookmsg.messages.template import scan_template
+from hookmsg.render.loaded import SKILL_INDEX, LoadedProject
 from hookmsg.render.templates import render
-from hookmsg.template import scan_template
 from hookmsg.vocabulary import EVENTS, EVERY, TOOL_EVENTS
 
 
@@ -23,7 +23,7 @@ def inventory_data(loaded: LoadedProject) -> dict[str, Any]:
     registry = loaded.catalogue.registry
     harnesses = loaded.catalogue.harnesses.harnesses
     cap = loaded.project.settings.delivered_cap
-    from hookmsg.registration_plan import registered_messages
+    from hookmsg.harnesses.registration_plan import registered_messages
 
     surfaces = {
         h.id: registered_messages(h, registry) for h in harnesses if h.registration is not None

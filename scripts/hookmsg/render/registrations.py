@@ -18,15 +18,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from hookmsg.catalogue import Harness, HookRegistry
-from hookmsg.jsonout import dump_json
-from hookmsg.registration_plan import (
+from hookmsg.catalogue.models import Harness, HookRegistry
+from hookmsg.harnesses.registration_plan import (
     BOOT,
     PLUGIN_ROOT,
     Entry,
     entries_for,
     is_module,
 )
+from hookmsg.jsonout import dump_json
 
 
 def _argv(harness: Harness, entry: Entry, strict: bool) -> list[str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hookmsg.codes import CODES
-from hookmsg.loaded import LoadedProject
+from hookmsg.render.loaded import LoadedProject
 
 
 def _cell(text: str) -> str:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hookmsg.catalogue import SkillCatalogue
-from hookmsg.config import Project
-from hookmsg.loaded import SkillIndex
-from hookmsg.message import parse_text
+from hookmsg.catalogue.models import SkillCatalogue
+from hookmsg.catalogue.skills import Entry
+from hookmsg.messages.message import parse_text
+from hookmsg.project.config import Project
+from hookmsg.render.loaded import SkillIndex
 from hookmsg.render.templates import render
-from hookmsg.skill_sources import Entry
 
 
 def _delivered_size(text: str, licence_line: str) -> int:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import hashlib
 
-from hookmsg.loaded import LoadedProject
 from hookmsg.render.inventory import cell
+from hookmsg.render.loaded import LoadedProject
 from hookmsg.render.templates import render
 from hookmsg.vocabulary import EVENTS, EVERY, TOOL_EVENTS
 
@@ -68,7 +68,7 @@ def render_wiring(loaded: LoadedProject) -> str:
             # Reaches the model only as a refusal: registered by `install --strict` alone.
             text = f"{spelling}: deny only" if spelling != event else "deny only"
             delivery.append(f"  {source} -.->|{label(text)}| {node_id('event', event)}")
-    from hookmsg.registration_plan import entries_for
+    from hookmsg.harnesses.registration_plan import entries_for
 
     registrations = []
     for harness in harnesses:

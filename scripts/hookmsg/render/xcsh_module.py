@@ -3,7 +3,7 @@
 xcsh has no hook file to register commands in; it loads extension modules that subscribe
 to its events with `pi.on(event, handler)`. The module generated here runs the same
 dispatcher, with the same message lists, as every other harness's registration, and
-hands the dispatcher's text to the channel xcsh offers on each event (`hookmsg.xcsh`).
+hands the dispatcher's text to the channel xcsh offers on each event (`hookmsg.catalogue.xcsh`).
 Its JavaScript is fixed (a template); only the table of events and messages varies.
 """
 
@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hookmsg.catalogue import Harness, HookRegistry
-from hookmsg.registration_plan import BOOT, entries_for
+from hookmsg.catalogue.models import Harness, HookRegistry
+from hookmsg.catalogue.xcsh import CHANNELS
+from hookmsg.harnesses.registration_plan import BOOT, entries_for
 from hookmsg.render.templates import render
 from hookmsg.vocabulary import TOOL_EVENTS
-from hookmsg.xcsh import CHANNELS
 
 TEMPLATE = "xcsh-hookmsg.js.j2"
 CUSTOM_TYPE = "hookmsg"

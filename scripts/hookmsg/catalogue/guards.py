@@ -1,0 +1,246 @@
+"""`catalog/guards.toml`: what each guard's detector matches against (U rules: rules/guards.py).
+
+One table per message name: `detector` names the detection code in the dispatcher, and the
+other keys are that detector's data. The dispatcher reads the validated tables from the
+dispatch table (`conditions()`); it never reads this file. The placeholders each detector
+fills are declared here too, and must equal the guard's `[guards.<name>.placeholders]` in
+`catalog/hooks.toml` (a test checks that the dispatcher returns exactly these).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+)
+
+from hookmsg.diagnostics import Diagnostic
+
+# The message whose condition is the compaction detector: a context message, not a guard.
+COMPACTION_MESSAGE = "posttooluse-proactive-compaction"
+
+Line = Annotated[str, StringConstraints(pattern=r"^[^\n\r]+$", min_length=1, max_length=200)]
+Glob = Annotated[str, StringConstraints(pattern=r"^[^/\\\n\r]+$", max_length=100)]
+Extension = Annotated[str, StringConstraints(pattern=r"^\.[A-Za-z0-9_+-]+$", max_length=20)]
+Prefix = Annotated[str, StringConstraints(pattern=r"^\S{1,8}$")]
+
+
+def _project_relative(path: str) -> str:
+    if path.startswith("/") or ".." in path.split("/"):
+        raise ValueError(f"'{path}' must be a path inside the project, relative to its root")
+    return path
+
+
+RelativePath = Annotated[
+    str,
+    StringConstraints(pattern=r"^[^\\\n\r:*?]+$", max_length=200),
+    AfterValidator(_project_relative),
+]
+Regex = Annotated[str, StringConstraints(min_length=1, max_length=1000)]
+ManifestKind = Literal[
+    "package-json",
+    "pyproject",
+    "requirements",
+    "cargo",
+    "go-mod",
+    "gemfile",
+    "pipfile",
+    "setup-cfg",
+    "setup-py",
+    "conda",
+    "gemspec",
+    "maven",
+    "gradle",
+    "gradle-catalog",
+    "sbt",
+    "nuget",
+    "composer",
+    "deno",
+    "vcpkg",
+    "conan",
+    "pubspec",
+    "mix",
+    "swift-package",
+]
+
+
+class GuardEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
+    detector: str
+
+
+class CommandRule(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    match: Regex
+    manifest: Line
+
+
+class DependencyData(GuardEntry):
+    lockfiles: list[Glob] = Field(min_length=1)
+    manifests: dict[Glob, ManifestKind] = Field(min_length=1)
+    max_changes: int = Field(3, ge=1, le=20, alias="max-changes")
+    commands: dict[Line, CommandRule] = Field(default_factory=dict)
+
+
+Delimiter = Annotated[str, StringConstraints(pattern=r"^\S{1,3}$")]
+
+
+class Language(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
+    extensions: list[Extension] = Field(min_length=1)
+    comment: Prefix
+    primitives: dict[Line, Regex] = Field(min_length=1)
+    block_comment: list[Delimiter] = Field(
+        default_factory=list, alias="block-comment", min_length=0, max_length=2
+    )
+    strings: list[Delimiter] = Field(default_factory=list, max_length=8)
+    command_start: bool = Field(False, alias="command-start")
+
+
+class EvalData(GuardEntry):
+    languages: dict[Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]+$")], Language] = Field(
+        min_length=1
+    )
+    commands: dict[str, str] = Field(default_factory=dict)
+    interpreters: dict[Glob, str] = Field(default_factory=dict)
+    justification: Regex = r"(?i)\btrusted:"
+
+
+# A file kind: an extension (`.py`), or a whole file name without one (`Makefile`).
+KindKey = Annotated[
+    str,
+    StringConstraints(
+        pattern=r"^(?:\.[A-Za-z0-9_+-]+|[A-Za-z0-9_+-][A-Za-z0-9_.+-]*)$", max_length=40
+    ),
+]
+# A line comment prefix (`#`), or a block comment's opener and closer (`/* */`).
+CommentSyntax = Annotated[str, StringConstraints(pattern=r"^\S{1,8}(?: \S{1,8})?$")]
+
+
+class EditHeaderData(GuardEntry):
+    header: Regex
+    notice: Regex | None = None
+    kinds: dict[KindKey, CommentSyntax | list[CommentSyntax]] = Field(min_length=1)
+
+
+class WriteHeaderData(EditHeaderData):
+    max_levels: int = Field(8, ge=0, le=64, alias="max-levels")
+
+
+class WritePlanData(GuardEntry):
+    plans: list[RelativePath] = Field(min_length=1)
+    exempt: list[RelativePath] = Field(default_factory=lambda: [".hookmsg/compaction-note.md"])
+
+
+class BashPlanData(GuardEntry):
+    plans: list[RelativePath] = Field(min_length=1)
+    commands: dict[Line, Regex] = Field(min_length=1)
+    read_only: Regex | None = Field(None, alias="read-only")
+
+
+class QuestionData(GuardEntry):
+    marker: Line = "(Recommended)"
+    min_options: int = Field(2, ge=2, le=20, alias="min-options")
+    equal_options: Regex | None = Field(None, alias="equal-options")
+
+
+class MatchRule(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    name: Line
+    paths: list[Annotated[str, StringConstraints(pattern=r"^[^\n\r]+$", max_length=200)]] = Field(
+        default_factory=list
+    )
+    content: Regex | None = None
+    command: Regex | None = None
+
+
+class MatchData(GuardEntry):
+    """A data-only guard: rules of paths, content patterns and command patterns."""
+
+    rules: list[MatchRule] = Field(min_length=1, max_length=200)
+
+
+class CompactionData(GuardEntry):
+    tokens: int = Field(gt=0)
+    drop_fraction: float = Field(gt=0, lt=1, alias="drop-fraction")
+    max_per_cycle: int = Field(ge=1, le=20, alias="max-per-cycle")
+    min_calls_between: int = Field(ge=0, alias="min-calls-between")
+    tail_bytes: int = Field(1 << 20, ge=4096, le=16 << 20, alias="tail-bytes")
+    fallback_calls: int = Field(gt=0, alias="fallback-calls")
+    fallback_output_bytes: int = Field(gt=0, alias="fallback-output-bytes")
+
+
+@dataclass(frozen=True)
+class Detector:
+    model: type[GuardEntry]
+    placeholders: frozenset[str]
+    condition: bool = False  # a context message's condition, not a guard
+
+
+DETECTORS: dict[str, Detector] = {
+    "dependency": Detector(DependencyData, frozenset({"path", "change"})),
+    "eval": Detector(EvalData, frozenset({"primitive", "location"})),
+    "write-header": Detector(WriteHeaderData, frozenset({"path", "header"})),
+    "edit-header": Detector(EditHeaderData, frozenset({"path", "header"})),
+    "write-plan": Detector(WritePlanData, frozenset({"path", "plan"})),
+    "bash-plan": Detector(BashPlanData, frozenset({"command", "plan", "action"})),
+    "askuserquestion": Detector(QuestionData, frozenset({"question"})),
+    "match": Detector(MatchData, frozenset({"found", "where"})),
+    "compaction": Detector(CompactionData, frozenset(), condition=True),
+}
+
+
+def regexes(data: GuardEntry) -> list[tuple[tuple[str, ...], str]]:  # noqa: PLR0911
+    """(location, pattern) of every regular expression in one guard's data."""
+    if isinstance(data, EvalData):
+        return [(("justification",), data.justification)] + [
+            (("languages", language, "primitives", name), source)
+            for language, spec in data.languages.items()
+            for name, source in spec.primitives.items()
+        ]
+    if isinstance(data, EditHeaderData):
+        found: list[tuple[tuple[str, ...], str]] = [(("header",), data.header)]
+        return found + ([(("notice",), data.notice)] if data.notice else [])
+    if isinstance(data, QuestionData):
+        return [(("equal-options",), data.equal_options)] if data.equal_options else []
+    if isinstance(data, DependencyData):
+        return [(("commands", name, "match"), rule.match) for name, rule in data.commands.items()]
+    if isinstance(data, MatchData):
+        return [
+            (("rules", str(index), key), source)
+            for index, rule in enumerate(data.rules)
+            for key, source in (("content", rule.content), ("command", rule.command))
+            if source is not None
+        ]
+    if isinstance(data, BashPlanData):
+        found = [(("commands", name), source) for name, source in data.commands.items()]
+        return found + ([(("read-only",), data.read_only)] if data.read_only else [])
+    return []
+
+
+@dataclass
+class GuardData:
+    """The validated tables of `catalog/guards.toml`, by message name."""
+
+    entries: dict[str, GuardEntry] = field(default_factory=dict)
+
+    def conditions(self) -> dict[str, dict[str, Any]]:
+        """The dispatch table's `conditions`: each table as the dispatcher reads it."""
+        return {
+            name: data.model_dump(mode="json", by_alias=True)
+            for name, data in sorted(self.entries.items())
+        }
+
+
+@dataclass
+class LoadedGuards:
+    data: GuardData | None
+    text: str
+    display: str
+    diagnostics: list[Diagnostic]

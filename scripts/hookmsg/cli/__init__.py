@@ -1,0 +1,1 @@
+"""The command line, the doit task graph and one module per subcommand (`commands/`)."""

@@ -1,0 +1,1 @@
+"""The harness rules: contracts and envelopes, judged on the rendered registrations."""

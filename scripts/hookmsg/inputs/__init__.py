@@ -1,0 +1,1 @@
+"""What a run reads: the memo, the source folders, bytes to text, paths, doit's state file."""

@@ -1,0 +1,1 @@
+"""Shared logic of `install`, `verify` and `uninstall` (the commands live in `cli/commands/`)."""

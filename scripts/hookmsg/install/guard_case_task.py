@@ -1,0 +1,87 @@
+"""The doit task that runs the guard cases (`doit guard_cases`, part of a plain `doit`).
+
+Light on import (standard library only), as dodo.py needs: the action imports the runner.
+It fails, with one `path:line:col: U010 case 'id' expected fire, was silent` line per
+disagreeing case, when any shipped case disagrees with the packaged dispatcher, when a
+case file is malformed (U009), or when a guard with a detector has no case file (U011).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+TASK = "guard_cases"
+
+
+def _files(root: Path, folder: str, suffix: str) -> list[str]:
+    found = []
+    for base, dirs, names in os.walk(root / folder):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        relative = os.path.relpath(base, root).replace(os.sep, "/")
+        found += [f"{relative}/{name}" for name in sorted(names) if name.endswith(suffix)]
+    return found
+
+
+def run_shipped_cases(root: Path, catalog: str) -> int:
+    """Run every case file under `<catalog>/guard-cases`; print each finding; 1 if any."""
+    import tempfile
+
+    from hookmsg.catalogue.rules.guard_cases import missing_cases
+    from hookmsg.diagnostics import sort_diagnostics
+    from hookmsg.install.guard_cases import (
+        CASES_FOLDER,
+        known_from,
+        read_table,
+        run_folder,
+        write_install_root,
+    )
+
+    display = f"{catalog}/{CASES_FOLDER}"
+    with tempfile.TemporaryDirectory(prefix="hookmsg-install-root-") as temporary:
+        install = write_install_root(root, Path(temporary))
+        result = run_folder(root / display, display, install)
+        table = read_table(install)
+    detected = [
+        name
+        for name in sorted(known_from(table).guards)
+        if table["messages"][name].get("condition")
+    ]
+    found = sort_diagnostics(
+        [*result.diagnostics, *missing_cases(detected, set(result.scores), display)]
+    )
+    for diagnostic in found:
+        sys.stderr.write(diagnostic.render() + "\n")
+    cases = sum(score.cases for score in result.scores.values())
+    print(f"guard cases: {cases} cases of {len(result.scores)} guards, {len(found)} findings")
+    return 1 if found else 0
+
+
+def _action(root: Path, catalog: str) -> Any:
+    from doit.exceptions import TaskFailed
+
+    code = run_shipped_cases(root, catalog)
+    return TaskFailed("a guard case disagrees with the dispatcher (see above)") if code else None
+
+
+def guard_cases_task(root: Path, catalog: str, generated: str, messages: str) -> dict[str, Any]:
+    """The task: reruns when a case file, the dispatcher, the table or a message changes."""
+    from doit.tools import config_changed
+
+    cases = _files(root, f"{catalog}/guard-cases", ".toml")
+    return {
+        "basename": TASK,
+        "doc": "Run every guard case through the packaged dispatcher; fail on a disagreement.",
+        "actions": [(_action, [root, catalog])],
+        "file_dep": [
+            *cases,
+            *_files(root, "scripts/hookmsg_dispatch", ".py"),
+            *_files(root, messages, ".md"),
+            f"{generated}/dispatch-table.json",
+        ],
+        "task_dep": ["dispatch_table"],
+        "uptodate": [config_changed(" ".join(cases))],
+        "verbosity": 2,
+    }

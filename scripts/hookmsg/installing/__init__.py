@@ -1,1 +1,0 @@
-"""Shared logic of `install`, `verify` and `uninstall` (the commands live in `commands/`)."""

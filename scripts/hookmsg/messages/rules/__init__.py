@@ -1,0 +1,1 @@
+"""The message rules, one module per family; `family` runs them over one message."""

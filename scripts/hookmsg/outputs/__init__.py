@@ -1,0 +1,1 @@
+"""The generated folder: the declaration of every output, writing and drift, the check cache."""

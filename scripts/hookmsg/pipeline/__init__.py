@@ -1,0 +1,1 @@
+"""Load the sources once, run every rule family, build the one loaded project."""

@@ -1,0 +1,1 @@
+"""The project's settings: `pyproject.toml` found, `[tool.hookmsg]` checked and typed."""

@@ -1,0 +1,89 @@
+"""The house rules of the code in scripts/: small functions, small modules.
+
+No function is over 60 lines and no module over 450 lines, but the code table. The few
+that are over today are listed here with their size now: each may only shrink, and leaves
+the list (the test says so) once it is within the limit.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+MAX_FUNCTION_LINES = 60
+MAX_MODULE_LINES = 450
+EXEMPT_MODULES = frozenset({"hookmsg/codes.py"})  # the code table: one entry per code
+
+# Over the limit today, with their size now; to be split.
+OVER_MODULES = {
+    "bench.py": 725,
+    "hookmsg/catalogue/skills.py": 451,
+    "hookmsg/cli/main.py": 761,
+    "hookmsg_dispatch/main.py": 478,
+}
+OVER_FUNCTIONS = {
+    "bench.py:main": 98,
+    "hookmsg/catalogue/rules/catalogue.py:_check_facts": 67,
+    "hookmsg/catalogue/rules/guards.py:check_entry": 77,
+    "hookmsg/catalogue/rules/wiring.py:check": 88,
+    "hookmsg/catalogue/skills.py:read_entry": 121,
+    "hookmsg/catalogue/skills.py:resolve": 183,
+    "hookmsg/harnesses/rules/contract.py:check": 61,
+    "hookmsg/messages/message.py:parse_message": 79,
+    "hookmsg/messages/rules/advisory.py:check": 84,
+    "hookmsg/outputs/check_cache.py:remember_clean": 61,
+    "hookmsg/render/inventory.py:render_inventory_markdown": 81,
+    "hookmsg/render/wiring.py:render_wiring": 69,
+    "hookmsg/tomlpos.py:locate": 71,
+    "hookmsg_dispatch/contracts.py:build_call": 62,
+    "hookmsg_dispatch/guards/evaluation.py:split_code": 64,
+}
+
+
+def _sizes() -> tuple[dict[str, int], dict[str, int]]:
+    modules: dict[str, int] = {}
+    functions: dict[str, int] = {}
+    for path in sorted(SCRIPTS.rglob("*.py")):
+        name = path.relative_to(SCRIPTS).as_posix()
+        text = path.read_text(encoding="utf-8")
+        modules[name] = len(text.splitlines())
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                key = f"{name}:{node.name}"
+                functions[key] = max(functions.get(key, 0), (node.end_lineno or start) - start + 1)
+    return modules, functions
+
+
+def _over(sizes: dict[str, int], limit: int, known: dict[str, int]) -> list[str]:
+    found = []
+    for name, size in sorted(sizes.items()):
+        if size > limit and size > known.get(name, limit):
+            found.append(f"{name}: {size} lines (limit {limit}, known {known.get(name, '-')})")
+    return found
+
+
+def test_no_module_is_over_450_lines_but_the_code_table() -> None:
+    modules, _ = _sizes()
+    modules = {name: size for name, size in modules.items() if name not in EXEMPT_MODULES}
+    assert _over(modules, MAX_MODULE_LINES, OVER_MODULES) == []
+
+
+def test_no_function_is_over_60_lines() -> None:
+    _, functions = _sizes()
+    assert _over(functions, MAX_FUNCTION_LINES, OVER_FUNCTIONS) == []
+
+
+def test_the_known_oversized_list_holds_only_what_is_still_over() -> None:
+    modules, functions = _sizes()
+    within = [name for name in OVER_MODULES if modules.get(name, 0) <= MAX_MODULE_LINES]
+    within += [name for name in OVER_FUNCTIONS if functions.get(name, 0) <= MAX_FUNCTION_LINES]
+    assert within == [], "split now: remove from the lists in tests/test_house.py"
+
+
+def test_the_walk_measures_real_functions() -> None:
+    # The AST walk does see functions and their sizes: a long one is measured long.
+    _, functions = _sizes()
+    assert functions["hookmsg/catalogue/skills.py:resolve"] > MAX_FUNCTION_LINES
+    assert 0 < functions["hookmsg/outputs/generated.py:render_manifest"] <= MAX_FUNCTION_LINES
