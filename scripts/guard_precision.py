@@ -22,7 +22,7 @@ from pathlib import Path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from hookmsg.guard_cases import Score
+    from hookmsg.install.guard_cases import Score
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))

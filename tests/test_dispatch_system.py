@@ -134,7 +134,7 @@ def test_makedirs_of_the_stand_in_creates_what_the_real_one_does(tmp_path: Path)
 def test_a_hook_call_through_the_bootstrap_imports_neither_os_nor_re(tmp_path: Path) -> None:
     """The registered command on a Write whose guards fire (header and eval), as a harness
     runs it: `-X importtime` lists every module the process imports."""
-    from hookmsg.registration_plan import BOOT
+    from hookmsg.harnesses.registration_plan import BOOT
     from tests.support.dispatch import build_install_root, clean_env
 
     root = build_install_root(tmp_path)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from hookmsg.guard_cases import Score
+from hookmsg.install.guard_cases import Score
 
 REPO = Path(__file__).resolve().parent.parent
 
