@@ -86,8 +86,8 @@ class _Cached:
     def find_spec(self, name: str, path: object = None, target: object = None) -> object:
         if not name.startswith("hookmsg_dispatch.") or not isinstance(path, list):
             return None
-        if len(path) != 1 or not isinstance(path[0], str):
-            return None
+        if len(path) != 1 or not isinstance(path[0], str) or not path[0].startswith("/"):
+            return None  # a relative folder: the path finder's to make absolute
         stem = name[name.rfind(".") + 1 :]
         folder = path[0] + "/" + stem
         for source, cache, package in (
