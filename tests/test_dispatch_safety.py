@@ -30,7 +30,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hookmsg_dispatch import envelope, main
+from hookmsg_dispatch import envelope, jsonio, main
 from hookmsg_dispatch.contracts import build_call
 from hookmsg_dispatch.guards import evaluate
 from hookmsg_dispatch.guards.manifests import go_mod
@@ -443,7 +443,7 @@ def test_stop_says_nothing_when_the_payload_is_over_the_limit(tmp_path: Path) ->
     # Over 4 MiB the payload is not read, so `stop_hook_active` cannot be seen: answering
     # could continue a turn that a Stop hook already continued, again and again.
     root = _root(tmp_path, {"stop-note": "Before you stop, run the checks."})
-    payload = {"stop_hook_active": True, "padding": "x" * (main.MAX_PAYLOAD + 10)}
+    payload = {"stop_hook_active": True, "padding": "x" * (jsonio.MAX_PAYLOAD + 10)}
     out, err = _call(root, ["Stop", "stop-note"], payload)
     assert out == b""
     assert "unusable payload" in err

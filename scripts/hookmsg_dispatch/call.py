@@ -141,7 +141,7 @@ class Call(_Record):
     context_tokens: int | None
     agent_id: str
 
-    def __init__(  # noqa: PLR0917 (positional, as the dataclass it replaces)
+    def __init__(  # noqa: PLR0913, PLR0917 (one field each, as the dataclass it replaces)
         self,
         event: str,
         harness: str,

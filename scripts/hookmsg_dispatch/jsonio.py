@@ -9,9 +9,11 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable
+    from typing import Any, BinaryIO, Callable
 
 _WHITESPACE = " \t\n\r"
+MAX_PAYLOAD = 4 * 1024 * 1024  # bytes read from stdin; a larger payload is refused
+MAX_TABLE = 64 * 1024 * 1024  # bytes read of the dispatch table
 
 
 class _Context:
@@ -79,3 +81,36 @@ def dumps(value: Any) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{_quote(str(k))}: {dumps(v)}" for k, v in value.items()) + "}"
     raise TypeError(f"cannot write {type(value).__name__} as JSON here")
+
+
+def read_bounded(path: str, limit: int) -> bytes:
+    """The file's bytes; ValueError when it holds more than `limit` (never reads past it)."""
+    with open(path, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"larger than {limit} bytes")
+    return data
+
+
+def read_payload(stdin: BinaryIO, given: str | None) -> dict[str, Any]:
+    """The hook's payload, from `given` (a command-line payload) or standard input."""
+    raw = stdin.read(MAX_PAYLOAD + 1) if given is None else given.encode("utf-8", "replace")
+    if len(raw) > MAX_PAYLOAD:
+        raise ValueError(f"the payload is larger than {MAX_PAYLOAD} bytes")
+    if not raw.strip():
+        raise ValueError("the payload is empty")
+    # A byte-order mark is dropped by hand: the `utf-8-sig` codec is one more import.
+    payload = loads((raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw).decode("utf-8"))
+    if not isinstance(payload, dict):
+        raise ValueError("the payload is not a JSON object")
+    return payload
+
+
+def read_table(path: str) -> dict[str, Any]:
+    """The dispatch table; ValueError when it is not an object with contracts and messages."""
+    table = loads(read_bounded(path, MAX_TABLE).decode("utf-8"))
+    if not isinstance(table, dict) or not all(
+        isinstance(table.get(key), dict) for key in ("contracts", "messages")
+    ):
+        raise ValueError("it lacks contracts or messages")
+    return table

@@ -86,29 +86,7 @@ def _sequence(source: str, at: int) -> tuple[frozenset[str] | None, int]:
             best = candidate
 
     while at < len(source) and source[at] not in "|)":
-        char = source[at]
-        item: str | None = None  # a literal character, else None
-        group: frozenset[str] | None = None
-        if char == "\\":
-            escaped = source[at + 1]
-            if escaped in _ESCAPED_LITERALS:
-                item = escaped
-            elif escaped in "swdSWDbBAZ":
-                pass  # a class or a zero-width assertion: no literal
-            else:
-                raise _GiveUp(escaped)  # \x.., \1, \n ...: not read here
-            at += 2
-        elif char == "(":
-            at, group = _group(source, at)
-        elif char == "[":
-            at = _class_end(source, at)
-        elif char in ".^$":
-            at += 1
-        elif char in _QUANTIFIERS:
-            raise _GiveUp(char)  # a quantifier with nothing before it
-        else:
-            item = char
-            at += 1
+        item, group, at = _atom(source, at)
         optional, repeated, at = _quantifier(source, at)
         if item is not None and not optional:
             run += item
@@ -122,6 +100,29 @@ def _sequence(source: str, at: int) -> tuple[frozenset[str] | None, int]:
             keep(group)
     keep(frozenset([run]) if run else None)
     return best, at
+
+
+def _atom(source: str, at: int) -> tuple[str | None, frozenset[str] | None, int]:
+    """The atom at `at`: a literal character (else None), what a group there requires, and
+    where the atom ends (before its quantifier)."""
+    char = source[at]
+    if char == "\\":
+        escaped = source[at + 1]
+        if escaped in _ESCAPED_LITERALS:
+            return escaped, None, at + 2
+        if escaped in "swdSWDbBAZ":
+            return None, None, at + 2  # a class or a zero-width assertion: no literal
+        raise _GiveUp(escaped)  # \x.., \1, \n ...: not read here
+    if char == "(":
+        end, group = _group(source, at)
+        return None, group, end
+    if char == "[":
+        return None, None, _class_end(source, at)
+    if char in ".^$":
+        return None, None, at + 1
+    if char in _QUANTIFIERS:
+        raise _GiveUp(char)  # a quantifier with nothing before it
+    return char, None, at + 1
 
 
 def _group(source: str, at: int) -> tuple[int, frozenset[str] | None]:

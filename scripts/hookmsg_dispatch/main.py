@@ -3,16 +3,15 @@
     dispatch.py [--contract ID] [--strict] [--payload JSON] [--entry KEY ...]
                 <Event> [<message> ...]
 
-`Event` is the registry's event name. Messages are evaluated in the order given: a
-context message delivers its text (a conditioned one only when its condition fires); a
-guard runs its detector and, when it finds something, delivers its Advisory filled in
-and the path of its full procedure. `--entry KEY` names a registry entry of the event
-(its matcher, e.g. `Edit`) instead of its messages: where a harness folds several entries
-into one matcher, the dispatcher decides per call which of them apply (`fold.py`). A
-context message that does not depend on the call is delivered once per context
-(`seen.py`); guards speak on every call that triggers them. Every failure is one line
-on standard error and never a block: the call goes ahead, with whatever could still be
-delivered.
+`Event` is the registry's event name. Messages are evaluated in order: a context message
+delivers its text (a conditioned one only when its condition fires); a guard runs its
+detector and, when it finds something, delivers its Advisory and its full procedure's path.
+`--entry KEY` names a registry entry of the event (its matcher, e.g. `Edit`) instead of its
+messages: where a harness folds several entries into one matcher, the dispatcher decides per
+call which of them apply (`fold.py`). A context message that does not depend on the call is
+delivered once per context (`seen.py`); guards speak on every call that triggers them. Every
+failure is one line on standard error and never a block: the call goes ahead, with whatever
+could still be delivered.
 Standard library only, Python 3.9 or newer; imports only what the call needs.
 """
 
@@ -20,6 +19,7 @@ from __future__ import annotations
 
 import sys
 
+from hookmsg_dispatch.jsonio import read_bounded, read_payload, read_table
 from hookmsg_dispatch.system import os
 
 TYPE_CHECKING = False
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 PREFIX = "hookmsg-dispatch: "
 DEFAULT_CONTRACT = "claude-code"
 TABLE = "data/dispatch-table.json"
-MAX_PAYLOAD = 4 * 1024 * 1024  # bytes read from stdin; a larger payload is refused
 MAX_MESSAGE = 1024 * 1024  # bytes read from one message file
 PRE_TOOL_USE = "PreToolUse"
 STOP = "Stop"
@@ -81,29 +80,6 @@ class Arguments:
         self.names = rest[1:]
 
 
-def _read(path: str, limit: int) -> bytes:
-    with open(path, "rb") as handle:
-        data = handle.read(limit + 1)
-    if len(data) > limit:
-        raise ValueError(f"larger than {limit} bytes")
-    return data
-
-
-def _payload(stdin: BinaryIO, given: str | None) -> dict[str, Any]:
-    from hookmsg_dispatch.jsonio import loads
-
-    raw = stdin.read(MAX_PAYLOAD + 1) if given is None else given.encode("utf-8", "replace")
-    if len(raw) > MAX_PAYLOAD:
-        raise ValueError(f"the payload is larger than {MAX_PAYLOAD} bytes")
-    if not raw.strip():
-        raise ValueError("the payload is empty")
-    # A byte-order mark is dropped by hand: the `utf-8-sig` codec is one more import.
-    payload = loads((raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw).decode("utf-8"))
-    if not isinstance(payload, dict):
-        raise ValueError("the payload is not a JSON object")
-    return payload
-
-
 class Dispatch:
     """One hook call: the table, the contract, the payload, and the problems met so far."""
 
@@ -145,7 +121,7 @@ class Dispatch:
         if not relative:  # the contract delivers no file for it ("": no skills there)
             return ""
         path = os.path.join(self.root, *relative.split("/"))
-        return _read(path, MAX_MESSAGE).decode("utf-8").strip()
+        return read_bounded(path, MAX_MESSAGE).decode("utf-8").strip()
 
     def full_procedure(self, name: str) -> str:
         return "Full procedure: " + os.path.join(self.root, *self.message_file(name).split("/"))
@@ -289,18 +265,10 @@ def _cap(table: Mapping[str, Any], environ: Mapping[str, str], problems: list[st
 
 
 def _table(root: str) -> dict[str, Any]:
-    from hookmsg_dispatch.jsonio import loads
-
     try:
-        table = loads(_read(os.path.join(root, TABLE), 64 * 1024 * 1024).decode("utf-8"))
-        if not isinstance(table.get("contracts"), dict) or not isinstance(
-            table.get("messages"), dict
-        ):
-            raise ValueError("it lacks contracts or messages")
-    except (OSError, ValueError, AttributeError) as error:
+        return read_table(os.path.join(root, TABLE))
+    except (OSError, ValueError) as error:
         raise Usage(f"cannot read the dispatch table {TABLE} ({_brief(error)})") from None
-    found: dict[str, Any] = table
-    return found
 
 
 def _names(run: Dispatch, arguments: Arguments) -> list[str]:
@@ -336,7 +304,7 @@ def _once(run: Dispatch, environ: Mapping[str, str]) -> None:
         run.seen.forget()
 
 
-def dispatch(
+def dispatch(  # noqa: PLR0913 (keyword-only seams: input, environment, test hooks)
     argv: Sequence[str],
     root: str,
     *,
@@ -360,7 +328,7 @@ def dispatch(
     if event not in table.get("events", ()):
         raise Usage(f"unknown event '{event}'")
     try:
-        payload: dict[str, Any] | None = _payload(stdin, arguments.payload)
+        payload: dict[str, Any] | None = read_payload(stdin, arguments.payload)
     except (OSError, ValueError, UnicodeDecodeError) as error:
         problems.append(f"unusable payload ({_brief(error)}); guards stay silent")
         payload = None
@@ -387,7 +355,7 @@ def dispatch(
     return _answer(run, parts, fired, delivered, can_deny, environ, problems, after)
 
 
-def _answer(  # noqa: PLR0917 (one call's findings, handed on whole)
+def _answer(  # noqa: PLR0913, PLR0917 (one call's findings, handed on whole)
     run: Dispatch,
     parts: list[tuple[str, str]],
     fired: int,
@@ -434,7 +402,7 @@ def install_root() -> str:
     return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def run(
+def run(  # noqa: PLR0913 (keyword-only seams: the process's streams and environment)
     argv: Sequence[str],
     *,
     root: str | None = None,
