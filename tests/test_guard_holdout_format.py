@@ -1,7 +1,7 @@
 """The held-out guard corpora are well formed: `tests/guard_holdout/` (the independent corpus
-the guards are measured against) and `tests/guard_regression/` (an earlier independent
-corpus whose failure classes the guards have since been fixed for, kept as a regression
-measure).
+the guards are measured against) and each round under `tests/guard_regression/` (earlier
+independent corpora, whose failure classes the guards have since been fixed for, kept as
+regression measures).
 
 A corpus is measured, never tuned against, so this test only reads it: one file per guard
 that `catalog/hooks.toml` wires, each case in the shared case format, its payload in the shape
@@ -20,7 +20,10 @@ import pytest
 
 from tests.support.repository import REPO
 
-CORPORA = (REPO / "tests" / "guard_holdout", REPO / "tests" / "guard_regression")
+CORPORA = (
+    REPO / "tests" / "guard_holdout",
+    *sorted((REPO / "tests" / "guard_regression").glob("round-*")),
+)
 TABLE = json.loads((REPO / "generated" / "dispatch-table.json").read_text(encoding="utf-8"))
 CONTRACTS: dict[str, dict[str, Any]] = TABLE["contracts"]
 HOOKS = tomllib.loads((REPO / "catalog" / "hooks.toml").read_text(encoding="utf-8"))
