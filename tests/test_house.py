@@ -8,6 +8,7 @@ the list (the test says so) once it is within the limit.
 from __future__ import annotations
 
 import ast
+import inspect
 from pathlib import Path
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
@@ -17,18 +18,15 @@ EXEMPT_MODULES = frozenset({"hookmsg/codes.py"})  # the code table: one entry pe
 
 # Over the limit today, with their size now; to be split.
 OVER_MODULES = {
-    "bench.py": 725,
-    "hookmsg/catalogue/skills.py": 451,
+    "bench.py": 726,
     "hookmsg/cli/main.py": 761,
-    "hookmsg_dispatch/main.py": 478,
+    "hookmsg_dispatch/main.py": 482,
 }
 OVER_FUNCTIONS = {
     "bench.py:main": 98,
     "hookmsg/catalogue/rules/catalogue.py:_check_facts": 67,
     "hookmsg/catalogue/rules/guards.py:check_entry": 77,
     "hookmsg/catalogue/rules/wiring.py:check": 88,
-    "hookmsg/catalogue/skills.py:read_entry": 121,
-    "hookmsg/catalogue/skills.py:resolve": 183,
     "hookmsg/harnesses/rules/contract.py:check": 61,
     "hookmsg/messages/message.py:parse_message": 79,
     "hookmsg/messages/rules/advisory.py:check": 84,
@@ -37,7 +35,6 @@ OVER_FUNCTIONS = {
     "hookmsg/render/wiring.py:render_wiring": 69,
     "hookmsg/tomlpos.py:locate": 71,
     "hookmsg_dispatch/contracts.py:build_call": 62,
-    "hookmsg_dispatch/guards/evaluation.py:split_code": 64,
 }
 
 
@@ -83,7 +80,10 @@ def test_the_known_oversized_list_holds_only_what_is_still_over() -> None:
 
 
 def test_the_walk_measures_real_functions() -> None:
-    # The AST walk does see functions and their sizes: a long one is measured long.
+    # The AST walk measures a function as its source spans: the same count `inspect` gives.
+    from hookmsg.cli import main as cli_main
+
     _, functions = _sizes()
-    assert functions["hookmsg/catalogue/skills.py:resolve"] > MAX_FUNCTION_LINES
+    lines, _ = inspect.getsourcelines(cli_main.main)
+    assert functions["hookmsg/cli/main.py:main"] == len(lines) > 1
     assert 0 < functions["hookmsg/outputs/generated.py:render_manifest"] <= MAX_FUNCTION_LINES
