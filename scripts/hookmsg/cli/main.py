@@ -188,19 +188,21 @@ def _cmd_install_render(args: argparse.Namespace) -> int:
 
 
 def _cmd_install(args: argparse.Namespace) -> int:
-    from hookmsg.cli.commands.install import install
+    from hookmsg.cli.commands.install import InstallRequest, install
     from hookmsg.project.config import load_project
 
     return install(
         load_project(),
-        args.harness,
-        root=args.root,
-        target=args.project,
-        python=args.python,
-        dry_run=args.dry_run,
-        strict=args.strict,
-        user=args.user,
-        into_content_repo=args.into_content_repo,
+        InstallRequest(
+            args.harness,
+            root=args.root,
+            target=args.project,
+            python=args.python,
+            dry_run=args.dry_run,
+            strict=args.strict,
+            user=args.user,
+            into_content_repo=args.into_content_repo,
+        ),
     )
 
 
