@@ -19,7 +19,6 @@ EXEMPT_MODULES = frozenset({"hookmsg/codes.py"})  # the code table: one entry pe
 # Over the limit today, with their size now; to be split.
 OVER_MODULES = {
     "bench.py": 726,
-    "hookmsg/cli/main.py": 763,
     "hookmsg_dispatch/main.py": 482,
 }
 OVER_FUNCTIONS = {
@@ -74,6 +73,6 @@ def test_the_walk_measures_real_functions() -> None:
     from hookmsg.cli import main as cli_main
 
     _, functions = _sizes()
-    lines, _ = inspect.getsourcelines(cli_main.main)
-    assert functions["hookmsg/cli/main.py:main"] == len(lines) > 1
+    lines, _ = inspect.getsourcelines(cli_main.run)
+    assert functions["hookmsg/cli/main.py:run"] == len(lines) > 5
     assert 0 < functions["hookmsg/outputs/generated.py:render_manifest"] <= MAX_FUNCTION_LINES
