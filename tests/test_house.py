@@ -18,11 +18,9 @@ EXEMPT_MODULES = frozenset({"hookmsg/codes.py"})  # the code table: one entry pe
 
 # Over the limit today, with their size now; to be split.
 OVER_MODULES = {
-    "bench.py": 726,
     "hookmsg_dispatch/main.py": 482,
 }
 OVER_FUNCTIONS = {
-    "bench.py:main": 98,
     "hookmsg_dispatch/contracts.py:build_call": 62,
 }
 
