@@ -38,6 +38,7 @@ from hookmsg.outputs.generated import render_outputs
 from hookmsg.pipeline.workspace import load_workspace
 from hookmsg.project.config import load_project
 from tests.support.diagnostics import Result
+from tests.support.harnesses import BUILTIN
 from tests.support.repository import REPO
 
 Cli = Callable[..., Result]
@@ -46,41 +47,37 @@ TESTS = Path(__file__).resolve().parent
 GOLDEN = TESTS / "golden" / "registrations"
 UPDATE = os.environ.get("HOOKMSG_UPDATE_GOLDEN") == "1"
 
-# Every surface with a registration, in catalogue order, with its file name.
+# The one table of harnesses every harness-wide test here reads: the built-in harness facts.
+# A new harness is a table in that file; its registration and golden follow from it.
+_REGISTERED = [
+    (harness["id"], harness["registration"])
+    for harness in tomllib.loads(BUILTIN.read_text(encoding="utf-8"))["harnesses"]
+    if "registration" in harness
+]
+# Each registration that is a hook file, by harness, in the table's order.
 SURFACES: dict[str, str] = {
-    "claude-code-engine": "settings.json",
-    "claude-code-plugin": "hooks.json",
-    "codex": "hooks.json",
-    "qwen-code": "settings.json",
-    "codebuddy": "settings.local.json",
-    "kiro": "hookmsg.json",
-    "copilot": "hookmsg.json",
-    "devin-local": "config.local.json",
-    "cursor": "hooks.json",
-    "gemini-cli": "settings.json",
-    "factory-droid": "settings.json",
+    harness: registration["file"]
+    for harness, registration in _REGISTERED
+    if registration["format"] != "xcsh"
 }
 # The xcsh registration is an extension module, not a hook file: its golden is compared
 # here, and tests/test_xcsh_module.py runs it.
-MODULES: dict[str, str] = {"xcsh": "hookmsg.js", "oh-my-pi": "hookmsg.js", "pi": "hookmsg.js"}
+MODULES: dict[str, str] = {
+    harness: registration["file"]
+    for harness, registration in _REGISTERED
+    if registration["format"] == "xcsh"
+}
 CLAUDE = ("claude-code-engine", "claude-code-plugin")
 # Where `hookmsg install` merges each registration inside a project (the plugin: nowhere).
 PROJECT_FILES = {
-    "claude-code-engine": ".claude/settings.json",
-    "codex": ".codex/hooks.json",
-    "qwen-code": ".qwen/settings.json",
-    "codebuddy": ".codebuddy/settings.local.json",
-    "kiro": ".kiro/hooks/hookmsg.json",
-    "copilot": ".github/hooks/hookmsg.json",
-    "devin-local": ".devin/config.local.json",
-    "cursor": ".cursor/hooks.json",
-    "gemini-cli": ".gemini/settings.json",
-    "factory-droid": ".factory/settings.json",
+    harness: registration["project_file"]
+    for harness, registration in _REGISTERED
+    if harness in SURFACES and registration.get("project_file")
 }
 SCRIPT = "hooks/dispatch.py"
 # Seconds, from the registry's [timeouts] (the reference wiring).
 SECONDS = {"SessionStart": 30, "PreToolUse": 10, "PostToolUse": 10, "Stop": 60}
-MILLISECONDS = ("gemini-cli",)
+MILLISECONDS = tuple(h for h, registration in _REGISTERED if registration["timeout_unit"] == "ms")
 TOKEN = re.compile(r"\$\{([^}]*)\}")
 
 Key = tuple[str, str | None]  # a registry dispatcher entry: (event, matcher)
@@ -367,7 +364,7 @@ def test_no_message_twice_for_one_event_and_matcher(surface: str) -> None:
 @pytest.mark.parametrize("surface", SURFACES)
 def test_timeouts_in_the_harness_unit(surface: str) -> None:
     # Every harness reads seconds (Qwen Code too: 1,000 or more is legacy milliseconds)
-    # but Gemini CLI, which reads milliseconds.
+    # but those whose facts say milliseconds (Gemini CLI).
     scale = 1000 if surface in MILLISECONDS else 1
     for hook in hooks_of(surface, golden(surface)):
         event = dispatcher_line(surface, hook)[0]
