@@ -38,7 +38,7 @@ from hookmsg.outputs.generated import render_outputs
 from hookmsg.pipeline.workspace import load_workspace
 from hookmsg.project.config import load_project
 from tests.support.diagnostics import Result
-from tests.support.harnesses import BUILTIN
+from tests.support.harnesses import registered_harnesses
 from tests.support.repository import REPO
 
 Cli = Callable[..., Result]
@@ -49,11 +49,7 @@ UPDATE = os.environ.get("HOOKMSG_UPDATE_GOLDEN") == "1"
 
 # The one table of harnesses every harness-wide test here reads: the built-in harness facts.
 # A new harness is a table in that file; its registration and golden follow from it.
-_REGISTERED = [
-    (harness["id"], harness["registration"])
-    for harness in tomllib.loads(BUILTIN.read_text(encoding="utf-8"))["harnesses"]
-    if "registration" in harness
-]
+_REGISTERED = registered_harnesses()
 # Each registration that is a hook file, by harness, in the table's order.
 SURFACES: dict[str, str] = {
     harness: registration["file"]
@@ -66,6 +62,10 @@ MODULES: dict[str, str] = {
     harness: registration["file"]
     for harness, registration in _REGISTERED
     if registration["format"] == "xcsh"
+}
+# The --contract each registration passes the dispatcher (none: Claude Code's own shape).
+CONTRACTS: dict[str, str | None] = {
+    harness: registration.get("contract") for harness, registration in _REGISTERED
 }
 CLAUDE = ("claude-code-engine", "claude-code-plugin")
 # Where `hookmsg install` merges each registration inside a project (the plugin: nowhere).
@@ -227,7 +227,7 @@ def dispatcher_line(surface: str, hook: Hook) -> tuple[str, ...]:
     if surface == "claude-code-engine":
         assert "--contract" not in rest, hook.argv
         return _unfold(rest)
-    assert rest[:2] == ("--contract", surface), hook.argv
+    assert rest[:2] == ("--contract", CONTRACTS[surface]), hook.argv
     assert "--contract" not in rest[2:], hook.argv
     return _unfold(rest[2:])
 
@@ -433,7 +433,7 @@ def test_contract_flag_on_every_harness_but_claude_code(surface: str) -> None:
         hooks = hooks_of(surface, golden(surface))
         assert hooks
         for hook in hooks:
-            assert hook.argv[2:4] == ("--contract", surface)
+            assert hook.argv[2:4] == ("--contract", CONTRACTS[surface])
 
 
 def test_precompact_and_postcompact_are_never_registered() -> None:
@@ -864,7 +864,7 @@ def test_wiring_has_a_generated_registrations_table(project: Path) -> None:
         row = cells[f"{surface}/{file}"]
         events = sorted({hook.event for hook in hooks_of(surface, golden(surface))})
         assert row[3] == ", ".join(events), surface
-        assert row[4] == ("—" if surface == "claude-code-engine" else surface), surface
+        assert row[4] == (CONTRACTS[surface] or "—"), surface
         project_file = PROJECT_FILES.get(surface)
         assert row[2] == (
             f"`{project_file}`" if project_file else "— (not installed into a project)"
