@@ -18,6 +18,7 @@ import shutil
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -116,6 +117,15 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@dataclass(frozen=True)
+class Moment:
+    """One edit (`change`), landing after `after` file opens of one run of `command`."""
+
+    change: str
+    command: str
+    after: int
+
+
 @settings(
     max_examples=EXAMPLES,
     derandomize=True,
@@ -123,20 +133,21 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
-    change=st.sampled_from(sorted(EDITS)),
-    command=st.sampled_from(["check", "build"]),
-    after=st.integers(min_value=0, max_value=200),
+    moment=st.builds(
+        Moment,
+        change=st.sampled_from(sorted(EDITS)),
+        command=st.sampled_from(["check", "build"]),
+        after=st.integers(min_value=0, max_value=200),
+    )
 )
-def test_an_edit_at_any_moment_of_a_run_is_never_answered_clean(  # noqa: PLR0913
+def test_an_edit_at_any_moment_of_a_run_is_never_answered_clean(
     template: Path,
     tmp_path_factory: pytest.TempPathFactory,
-    *,
     monkeypatch: pytest.MonkeyPatch,
     cli: Cli,
-    change: str,
-    command: str,
-    after: int,
+    moment: Moment,
 ) -> None:
+    change, command, after = moment.change, moment.command, moment.after
     root = tmp_path_factory.mktemp("example") / "repo"
     shutil.copytree(template, root, symlinks=True)
     monkeypatch.chdir(root)

@@ -168,7 +168,7 @@ def test_force_color_and_color_always_colour_a_pipe(project: Path) -> None:
 
 
 def test_colour_choices_are_the_reports(project: Path) -> None:
-    from hookmsg.cli.main import COLOUR_CHOICES
+    from hookmsg.cli.parser import COLOUR_CHOICES
     from hookmsg.report import COLOUR_CHOICES as REPORTED
 
     assert COLOUR_CHOICES == REPORTED

@@ -137,7 +137,7 @@ def test_readme_links_to_the_generated_rule_table() -> None:
 
 
 def test_the_format_choices_are_the_table_of_formatters() -> None:
-    from hookmsg.cli.main import FORMAT_CHOICES
+    from hookmsg.cli.arguments import FORMAT_CHOICES
     from hookmsg.diagnostics import FORMATTERS, format_diagnostics
 
     assert tuple(FORMATTERS) == FORMAT_CHOICES

@@ -8,6 +8,7 @@ the list (the test says so) once it is within the limit.
 from __future__ import annotations
 
 import ast
+import inspect
 from pathlib import Path
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
@@ -15,28 +16,10 @@ MAX_FUNCTION_LINES = 60
 MAX_MODULE_LINES = 450
 EXEMPT_MODULES = frozenset({"hookmsg/codes.py"})  # the code table: one entry per code
 
-# Over the limit today, with their size now; to be split.
-OVER_MODULES = {
-    "bench.py": 726,
-    "hookmsg/catalogue/skills.py": 451,
-    "hookmsg/cli/main.py": 761,
-}
-OVER_FUNCTIONS = {
-    "bench.py:main": 98,
-    "hookmsg/catalogue/rules/catalogue.py:_check_facts": 67,
-    "hookmsg/catalogue/rules/guards.py:check_entry": 77,
-    "hookmsg/catalogue/rules/wiring.py:check": 88,
-    "hookmsg/catalogue/skills.py:read_entry": 121,
-    "hookmsg/catalogue/skills.py:resolve": 183,
-    "hookmsg/harnesses/rules/contract.py:check": 61,
-    "hookmsg/messages/message.py:parse_message": 79,
-    "hookmsg/messages/rules/advisory.py:check": 84,
-    "hookmsg/outputs/check_cache.py:remember_clean": 61,
-    "hookmsg/render/inventory.py:render_inventory_markdown": 81,
-    "hookmsg/render/wiring.py:render_wiring": 69,
-    "hookmsg/tomlpos.py:locate": 71,
-    "hookmsg_dispatch/contracts.py:build_call": 62,
-}
+# Over the limit, with their size: none today. A function or module that must grow past the
+# limit is split instead; this table is where one would be recorded while it is.
+OVER_MODULES: dict[str, int] = {}
+OVER_FUNCTIONS: dict[str, int] = {}
 
 
 def _sizes() -> tuple[dict[str, int], dict[str, int]]:
@@ -81,7 +64,10 @@ def test_the_known_oversized_list_holds_only_what_is_still_over() -> None:
 
 
 def test_the_walk_measures_real_functions() -> None:
-    # The AST walk does see functions and their sizes: a long one is measured long.
+    # The AST walk measures a function as its source spans: the same count `inspect` gives.
+    from hookmsg.cli import main as cli_main
+
     _, functions = _sizes()
-    assert functions["hookmsg/catalogue/skills.py:resolve"] > MAX_FUNCTION_LINES
+    lines, _ = inspect.getsourcelines(cli_main.run)
+    assert functions["hookmsg/cli/main.py:run"] == len(lines) > 5
     assert 0 < functions["hookmsg/outputs/generated.py:render_manifest"] <= MAX_FUNCTION_LINES

@@ -38,6 +38,7 @@ from hookmsg.outputs.generated import render_outputs
 from hookmsg.pipeline.workspace import load_workspace
 from hookmsg.project.config import load_project
 from tests.support.diagnostics import Result
+from tests.support.harnesses import registered_harnesses
 from tests.support.repository import REPO
 
 Cli = Callable[..., Result]
@@ -46,41 +47,37 @@ TESTS = Path(__file__).resolve().parent
 GOLDEN = TESTS / "golden" / "registrations"
 UPDATE = os.environ.get("HOOKMSG_UPDATE_GOLDEN") == "1"
 
-# Every surface with a registration, in catalogue order, with its file name.
+# The one table of harnesses every harness-wide test here reads: the built-in harness facts.
+# A new harness is a table in that file; its registration and golden follow from it.
+_REGISTERED = registered_harnesses()
+# Each registration that is a hook file, by harness, in the table's order.
 SURFACES: dict[str, str] = {
-    "claude-code-engine": "settings.json",
-    "claude-code-plugin": "hooks.json",
-    "codex": "hooks.json",
-    "qwen-code": "settings.json",
-    "codebuddy": "settings.local.json",
-    "kiro": "hookmsg.json",
-    "copilot": "hookmsg.json",
-    "devin-local": "config.local.json",
-    "cursor": "hooks.json",
-    "gemini-cli": "settings.json",
-    "factory-droid": "settings.json",
+    harness: registration["file"]
+    for harness, registration in _REGISTERED
+    if registration["format"] != "xcsh"
 }
 # The xcsh registration is an extension module, not a hook file: its golden is compared
 # here, and tests/test_xcsh_module.py runs it.
-MODULES: dict[str, str] = {"xcsh": "hookmsg.js", "oh-my-pi": "hookmsg.js", "pi": "hookmsg.js"}
+MODULES: dict[str, str] = {
+    harness: registration["file"]
+    for harness, registration in _REGISTERED
+    if registration["format"] == "xcsh"
+}
+# The --contract each registration passes the dispatcher (none: Claude Code's own shape).
+CONTRACTS: dict[str, str | None] = {
+    harness: registration.get("contract") for harness, registration in _REGISTERED
+}
 CLAUDE = ("claude-code-engine", "claude-code-plugin")
 # Where `hookmsg install` merges each registration inside a project (the plugin: nowhere).
 PROJECT_FILES = {
-    "claude-code-engine": ".claude/settings.json",
-    "codex": ".codex/hooks.json",
-    "qwen-code": ".qwen/settings.json",
-    "codebuddy": ".codebuddy/settings.local.json",
-    "kiro": ".kiro/hooks/hookmsg.json",
-    "copilot": ".github/hooks/hookmsg.json",
-    "devin-local": ".devin/config.local.json",
-    "cursor": ".cursor/hooks.json",
-    "gemini-cli": ".gemini/settings.json",
-    "factory-droid": ".factory/settings.json",
+    harness: registration["project_file"]
+    for harness, registration in _REGISTERED
+    if harness in SURFACES and registration.get("project_file")
 }
 SCRIPT = "hooks/dispatch.py"
 # Seconds, from the registry's [timeouts] (the reference wiring).
 SECONDS = {"SessionStart": 30, "PreToolUse": 10, "PostToolUse": 10, "Stop": 60}
-MILLISECONDS = ("gemini-cli",)
+MILLISECONDS = tuple(h for h, registration in _REGISTERED if registration["timeout_unit"] == "ms")
 TOKEN = re.compile(r"\$\{([^}]*)\}")
 
 Key = tuple[str, str | None]  # a registry dispatcher entry: (event, matcher)
@@ -230,7 +227,7 @@ def dispatcher_line(surface: str, hook: Hook) -> tuple[str, ...]:
     if surface == "claude-code-engine":
         assert "--contract" not in rest, hook.argv
         return _unfold(rest)
-    assert rest[:2] == ("--contract", surface), hook.argv
+    assert rest[:2] == ("--contract", CONTRACTS[surface]), hook.argv
     assert "--contract" not in rest[2:], hook.argv
     return _unfold(rest[2:])
 
@@ -367,7 +364,7 @@ def test_no_message_twice_for_one_event_and_matcher(surface: str) -> None:
 @pytest.mark.parametrize("surface", SURFACES)
 def test_timeouts_in_the_harness_unit(surface: str) -> None:
     # Every harness reads seconds (Qwen Code too: 1,000 or more is legacy milliseconds)
-    # but Gemini CLI, which reads milliseconds.
+    # but those whose facts say milliseconds (Gemini CLI).
     scale = 1000 if surface in MILLISECONDS else 1
     for hook in hooks_of(surface, golden(surface)):
         event = dispatcher_line(surface, hook)[0]
@@ -436,7 +433,7 @@ def test_contract_flag_on_every_harness_but_claude_code(surface: str) -> None:
         hooks = hooks_of(surface, golden(surface))
         assert hooks
         for hook in hooks:
-            assert hook.argv[2:4] == ("--contract", surface)
+            assert hook.argv[2:4] == ("--contract", CONTRACTS[surface])
 
 
 def test_precompact_and_postcompact_are_never_registered() -> None:
@@ -867,7 +864,7 @@ def test_wiring_has_a_generated_registrations_table(project: Path) -> None:
         row = cells[f"{surface}/{file}"]
         events = sorted({hook.event for hook in hooks_of(surface, golden(surface))})
         assert row[3] == ", ".join(events), surface
-        assert row[4] == ("—" if surface == "claude-code-engine" else surface), surface
+        assert row[4] == (CONTRACTS[surface] or "—"), surface
         project_file = PROJECT_FILES.get(surface)
         assert row[2] == (
             f"`{project_file}`" if project_file else "— (not installed into a project)"

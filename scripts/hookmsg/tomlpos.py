@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
 from functools import lru_cache
 
 _AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
@@ -62,6 +63,32 @@ def _arrays(text: str) -> dict[str, list[int]]:
     return found
 
 
+@dataclass
+class _Block:
+    """Where `locate` has got to: the block of lines it is inside and the line it found."""
+
+    text: str
+    lines: list[str]
+    headers: list[tuple[int, tuple[bool, str]]]
+    positions: list[int]
+    start: int
+    end: int
+    found: int = 0
+    prefix: str = ""
+    in_entry: bool = False  # inside one `[[array]]` entry, sub-tables must be in its block
+
+    def after(self, line: int) -> list[tuple[int, tuple[bool, str]]]:
+        return self.headers[bisect_right(self.positions, line) :]
+
+    def enter(self, header: int, stop: int, dotted: str) -> None:
+        self.start, self.end, self.found, self.prefix = (
+            header + 1,
+            min(stop, self.end),
+            header,
+            dotted,
+        )
+
+
 def locate(
     text: str, loc: tuple[str | int, ...], needle: str | None = None, occurrence: int = 1
 ) -> int:
@@ -73,66 +100,78 @@ def locate(
     block is returned instead.
     """
     lines, headers, positions = _index(text)
-    start, end, found = 0, len(lines), 0
-    prefix = ""
-    in_entry = False  # inside one `[[array]]` entry, sub-tables must be in its block
+    block = _Block(text, lines, headers, positions, 0, len(lines))
     parts = list(loc)
-
-    def after(line: int) -> list[tuple[int, tuple[bool, str]]]:
-        return headers[bisect_right(positions, line) :]
-
     while parts:
         part = parts.pop(0)
         if isinstance(part, int):
             continue
-        dotted = f"{prefix}.{part}" if prefix else part
-        if parts and isinstance(parts[0], int):
-            index = int(parts.pop(0))
-            every = _arrays(text).get(dotted, [])
-            entries = every[bisect_left(every, start) : bisect_left(every, end)]
-            if index < len(entries):
-                begin = entries[index]
-                stop = next(
-                    (
-                        i
-                        for i, (array, name) in after(begin)
-                        if not _within(name, dotted) or (array and name == dotted)
-                    ),
-                    len(lines),
-                )
-                start, end, found, prefix = begin + 1, min(stop, end), begin, dotted
-                in_entry = True
-                continue
-        low, high = (start, end) if in_entry else (0, len(lines))
-        table = None
-        for i, (_, name) in headers[bisect_left(positions, low) : bisect_left(positions, high)]:
-            if _within(name, dotted):
-                table = i
-                break
-        if table is not None:
-            stop = next(
-                (i for i, (_, name) in after(table) if not _within(name, dotted)),
-                len(lines),
-            )
-            start, end, found, prefix = table + 1, min(stop, end), table, dotted
+        dotted = f"{block.prefix}.{part}" if block.prefix else part
+        if parts and isinstance(parts[0], int) and _enter_entry(block, dotted, int(parts.pop(0))):
             continue
-        at = bisect_left(positions, start)
-        first_header = positions[at] if at < len(positions) and positions[at] < end else end
-        key = next((i for i in range(start, first_header) if _key_of(lines[i]) == part), None)
-        if key is not None:
-            # A multi-line value belongs to its key: the block runs to the next key.
-            stop = next(
-                (i for i in range(key + 1, end) if _key_of(lines[i]) or _header(lines[i])), end
-            )
-            start, end, found = key, stop, key
-        prefix = dotted
+        if _enter_table(block, dotted):
+            continue
+        _enter_key(block, part)
+        block.prefix = dotted
     if needle is not None:
         seen = 0
-        for i in range(start if found == start else found, end):
+        for i in range(block.start if block.found == block.start else block.found, block.end):
             seen += lines[i].count(needle)
             if seen >= occurrence:
                 return i + 1
-    return found + 1
+    return block.found + 1
+
+
+def _enter_entry(block: _Block, dotted: str, index: int) -> bool:
+    """Into the `index`-th `[[dotted]]` entry of the block, if it has one."""
+    every = _arrays(block.text).get(dotted, [])
+    entries = every[bisect_left(every, block.start) : bisect_left(every, block.end)]
+    if index >= len(entries):
+        return False
+    begin = entries[index]
+    stop = next(
+        (
+            i
+            for i, (array, name) in block.after(begin)
+            if not _within(name, dotted) or (array and name == dotted)
+        ),
+        len(block.lines),
+    )
+    block.enter(begin, stop, dotted)
+    block.in_entry = True
+    return True
+
+
+def _enter_table(block: _Block, dotted: str) -> bool:
+    """Into the `[dotted]` table (or its first sub-table), if there is one where it may be."""
+    low, high = (block.start, block.end) if block.in_entry else (0, len(block.lines))
+    positions = block.positions
+    table = None
+    for i, (_, name) in block.headers[bisect_left(positions, low) : bisect_left(positions, high)]:
+        if _within(name, dotted):
+            table = i
+            break
+    if table is None:
+        return False
+    stop = next(
+        (i for i, (_, name) in block.after(table) if not _within(name, dotted)),
+        len(block.lines),
+    )
+    block.enter(table, stop, dotted)
+    return True
+
+
+def _enter_key(block: _Block, part: str) -> None:
+    """Onto the `part =` line before the block's first sub-table, if there is one."""
+    lines, start, end = block.lines, block.start, block.end
+    at = bisect_left(block.positions, start)
+    positions = block.positions
+    first_header = positions[at] if at < len(positions) and positions[at] < end else end
+    key = next((i for i in range(start, first_header) if _key_of(lines[i]) == part), None)
+    if key is not None:
+        # A multi-line value belongs to its key: the block runs to the next key.
+        stop = next((i for i in range(key + 1, end) if _key_of(lines[i]) or _header(lines[i])), end)
+        block.start, block.end, block.found = key, stop, key
 
 
 def toml_error_position(error: Exception, text: str = "") -> tuple[int, int, str]:

@@ -148,29 +148,8 @@ def build_call(
     session = _text(payload, ("session_id", "sessionId", "conversation_id")) or ""
     transcript = _text(payload, ("transcript_path", "transcriptPath")) or ""
     source = _text(payload, ("source",))
-    tool_name = payload.get(name_key)
-    tool: str | None = None
-    changes: tuple[FileChange, ...] = ()
-    command: str | None = None
-    questions: list[dict[str, Any]] = []
     tool_input = _object(payload.get(input_key))
-    if isinstance(tool_name, str) and tool_name:
-        tools = contract.get("tools") or {}
-        if tool_name in (contract.get("patch_tools") or ()):
-            changes = parse_patch(_patch_text(tool_input))
-            tool = "Write" if any(change.created for change in changes) else "Edit"
-            if not changes:  # deletes only, or no patch at all: no file is written
-                tool = f"other:{tool_name}"
-        else:
-            tool = tools.get(tool_name) or f"other:{tool_name}"
-            if tool in WRITE_TOOLS:
-                changes = _changes(tool, tool_input)
-            elif tool in SHELL_TOOLS:
-                command = _text(tool_input, ("command",))
-            elif tool == "AskUserQuestion":
-                found = tool_input.get("questions")
-                if isinstance(found, list):
-                    questions = [q for q in found if isinstance(q, dict)]
+    tool, changes, command, questions = _read_tool(payload.get(name_key), tool_input, contract)
     return Call(
         event=event,
         harness=harness,
@@ -186,3 +165,27 @@ def build_call(
         questions=questions,
         agent_id=_text(payload, ("agent_id", "agentId")) or "",
     )
+
+
+def _read_tool(
+    tool_name: Any, tool_input: dict[str, Any], contract: Mapping[str, Any]
+) -> tuple[str | None, tuple[FileChange, ...], str | None, list[dict[str, Any]]]:
+    """The registry tool a call names, with what it writes, runs or asks."""
+    if not isinstance(tool_name, str) or not tool_name:
+        return None, (), None, []
+    if tool_name in (contract.get("patch_tools") or ()):
+        changes = parse_patch(_patch_text(tool_input))
+        tool = "Write" if any(change.created for change in changes) else "Edit"
+        if not changes:  # deletes only, or no patch at all: no file is written
+            tool = f"other:{tool_name}"
+        return tool, changes, None, []
+    tool = (contract.get("tools") or {}).get(tool_name) or f"other:{tool_name}"
+    if tool in WRITE_TOOLS:
+        return tool, _changes(tool, tool_input), None, []
+    if tool in SHELL_TOOLS:
+        return tool, (), _text(tool_input, ("command",)), []
+    if tool == "AskUserQuestion":
+        found = tool_input.get("questions")
+        if isinstance(found, list):
+            return tool, (), None, [q for q in found if isinstance(q, dict)]
+    return tool, (), None, []

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import shutil
+import tomllib
 from pathlib import Path
+from typing import Any
 
 from tests.support.repository import REPO
 
@@ -21,3 +23,10 @@ def harness_override(project: Path) -> Path:
     if not path.exists():
         shutil.copyfile(BUILTIN, path)
     return path
+
+
+def registered_harnesses() -> list[tuple[str, dict[str, Any]]]:
+    """(id, `[harnesses.registration]`) of each built-in harness that registers, in file order:
+    the one table of harnesses that the harness-wide tests read."""
+    data = tomllib.loads(BUILTIN.read_text(encoding="utf-8"))
+    return [(h["id"], h["registration"]) for h in data["harnesses"] if "registration" in h]

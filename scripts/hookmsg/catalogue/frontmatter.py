@@ -84,7 +84,7 @@ def _error_text(error: yaml.YAMLError) -> str:
     return " ".join(str(error).split()) or "invalid YAML"
 
 
-def read_front_matter(text: str, display: str) -> tuple[FrontMatter | None, list[Diagnostic]]:  # noqa: PLR0911
+def read_front_matter(text: str, display: str) -> tuple[FrontMatter | None, list[Diagnostic]]:
     """Split `text` (LF endings, no BOM) into front matter and body.
 
     Returns FrontMatter(present=False) when the file does not start with `---`; None
@@ -107,24 +107,10 @@ def read_front_matter(text: str, display: str) -> tuple[FrontMatter | None, list
         # Line 0 of the YAML is line 2 of the file.
         return finding(display, line + 2, col + 1, message)
 
-    loader: yaml.SafeLoader | None = None
-    try:
-        # The reader refuses some characters (NUL, C1 controls) as soon as it is made.
-        loader = yaml.SafeLoader(yaml_text)
-        root = loader.get_single_node()
-    except (RecursionError, yaml.YAMLError) as error:
-        if loader is not None:
-            loader.dispose()
-        if isinstance(error, RecursionError):
-            return None, [
-                at(
-                    0,
-                    0,
-                    skill_rules.front_matter_unreadable,
-                    "front matter nests too deeply to be read",
-                )
-            ]
-        return None, [_yaml_error(error, yaml_text, at)]
+    composed = _compose(yaml_text, at)
+    if isinstance(composed, Diagnostic):
+        return None, [composed]
+    loader, root = composed
     try:
         if root is None:
             return FrontMatter(present=True, body=body), []
@@ -142,6 +128,24 @@ def read_front_matter(text: str, display: str) -> tuple[FrontMatter | None, list
         return _fields(loader, root, body, at)
     finally:
         loader.dispose()
+
+
+def _compose(
+    yaml_text: str, at: Callable[[int, int, Finding, str], Diagnostic]
+) -> tuple[yaml.SafeLoader, yaml.Node | None] | Diagnostic:
+    """The YAML's one document as a node tree, with its loader (the caller disposes of it)."""
+    loader: yaml.SafeLoader | None = None
+    try:
+        # The reader refuses some characters (NUL, C1 controls) as soon as it is made.
+        loader = yaml.SafeLoader(yaml_text)
+        return loader, loader.get_single_node()
+    except (RecursionError, yaml.YAMLError) as error:
+        if loader is not None:
+            loader.dispose()
+        if isinstance(error, RecursionError):
+            too_deep = "front matter nests too deeply to be read"
+            return at(0, 0, skill_rules.front_matter_unreadable, too_deep)
+        return _yaml_error(error, yaml_text, at)
 
 
 def _yaml_error(

@@ -20,7 +20,7 @@ from pydantic import (
     StringConstraints,
 )
 
-from hookmsg.catalogue.skills import SkillSet
+from hookmsg.catalogue.skill_entry import SkillSet
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.vocabulary import RESERVED_NAMES, matcher_key
 

@@ -274,7 +274,7 @@ class _Source:
     layout: Layout
 
 
-def _rewrite_object(  # noqa: PLR0912
+def _rewrite_object(
     source: _Source, index: int, old: dict[str, Any], new: dict[str, Any], level: int
 ) -> str:
     """The new text of the object at token `index`: unchanged members byte for byte."""
@@ -298,20 +298,8 @@ def _rewrite_object(  # noqa: PLR0912
             previous = kept[number - 1]
             following = members[members.index(previous) + 1]
             pieces.append(text[previous.value_end : following.key_start])
-        value_old, value_new = old[member.key], new[member.key]
         pieces.append(text[member.key_start : member.value_start])
-        if value_old == value_new and type(value_old) is type(value_new):
-            pieces.append(text[member.value_start : member.value_end])
-        elif isinstance(value_old, dict) and isinstance(value_new, dict) and value_old:
-            pieces.append(
-                _rewrite_object(source, member.value_index, value_old, value_new, level + 1)
-            )
-        elif isinstance(value_old, list) and isinstance(value_new, list) and value_old:
-            pieces.append(
-                _rewrite_array(source, member.value_index, value_old, value_new, level + 1)
-            )
-        else:
-            pieces.append(_nested(value_new, layout, level + 1))
+        pieces.append(_member_value(source, member, old[member.key], new[member.key], level))
     if not kept:
         pieces.append(text[opened : members[0].key_start])
     inner = layout.indent * (level + 1) if layout.indent is not None else ""
@@ -323,6 +311,17 @@ def _rewrite_object(  # noqa: PLR0912
         pieces.append(f"{name}{layout.key_separator}{value}")
     pieces.append(text[members[-1].value_end : close + 1])
     return "".join(pieces)
+
+
+def _member_value(source: _Source, member: _Member, old: Any, new: Any, level: int) -> str:
+    """A kept member's value: its old text if unchanged, else rewritten as little as may be."""
+    if old == new and type(old) is type(new):
+        return source.text[member.value_start : member.value_end]
+    if isinstance(old, dict) and isinstance(new, dict) and old:
+        return _rewrite_object(source, member.value_index, old, new, level + 1)
+    if isinstance(old, list) and isinstance(new, list) and old:
+        return _rewrite_array(source, member.value_index, old, new, level + 1)
+    return _nested(new, source.layout, level + 1)
 
 
 def _elements(tokens: list[tuple[str, int]], index: int) -> tuple[list[tuple[int, int]], int]:

@@ -6,7 +6,8 @@ Data only: this module knows the shape of a message file, not its rules.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -193,32 +194,38 @@ def _title(tokens: list[Token], lines: tuple[str, ...]) -> tuple[str | None, int
     return None, None
 
 
-def parse_message(source: SourceText, licence_line: str) -> Message:  # noqa: PLR0912
-    """Parse a message's text. Never raises on any text."""
-    lines = _split_lines(source.text)
-    count = len(lines)
-    tokens = markdown_parser().parse(source.text)
+@dataclass
+class _Blocks:
+    """What one pass over the tokens finds: code lines, `##` headings, list items, depth."""
 
-    code_lines: set[int] = set()
-    headings: list[tuple[int, str]] = []
-    items: list[int] = []  # indexes of top-level `-` list items, candidates for bindings
+    code_lines: set[int] = field(default_factory=set)
+    headings: list[tuple[int, str]] = field(default_factory=list)
+    items: list[int] = field(default_factory=list)  # top-level `-` items: binding candidates
     too_deep: int | None = None
+
+
+def _scan_blocks(tokens: Sequence[Token]) -> _Blocks:
+    found = _Blocks()
     for index, token in enumerate(tokens):
         if token.map is None:
             continue
         kind = token.type
         if kind in {"fence", "code_block"}:
-            code_lines.update(range(token.map[0] + 1, token.map[1] + 1))
+            found.code_lines.update(range(token.map[0] + 1, token.map[1] + 1))
         # Only real top-level ATX `##` headings are sections: not inside a blockquote or
         # a list (`level > 0`), not inside code (no heading token there at all).
         elif kind == "heading_open" and token.tag == "h2" and token.level == 0:
             if token.markup == "##":
-                headings.append((token.map[0] + 1, tokens[index + 1].content.strip()))
+                found.headings.append((token.map[0] + 1, tokens[index + 1].content.strip()))
         elif kind == "list_item_open" and token.level == 1 and token.markup == "-":
-            items.append(index)
-        if token.level >= NESTING_LIMIT - 1 and too_deep is None:
-            too_deep = token.map[0] + 1
+            found.items.append(index)
+        if token.level >= NESTING_LIMIT - 1 and found.too_deep is None:
+            found.too_deep = token.map[0] + 1
+    return found
 
+
+def _sections(headings: list[tuple[int, str]], count: int) -> list[Section]:
+    """The text before the first `##` heading (if any), then one section per heading."""
     sections: list[Section] = []
     first_heading = headings[0][0] if headings else count + 1
     if first_heading > 1:
@@ -226,7 +233,13 @@ def parse_message(source: SourceText, licence_line: str) -> Message:  # noqa: PL
     for position, (line, heading) in enumerate(headings):
         end = headings[position + 1][0] - 1 if position + 1 < len(headings) else count
         sections.append(Section(heading, line, line, end))
+    return sections
 
+
+def _bindings(
+    sections: list[Section], items: list[int], tokens: Sequence[Token], lines: tuple[str, ...]
+) -> tuple[list[Binding], list[int], set[int]]:
+    """The bindings sections' list items, their other non-blank lines, and all their lines."""
     bindings: list[Binding] = []
     stray: list[int] = []
     bindings_lines: set[int] = set()
@@ -250,7 +263,17 @@ def parse_message(source: SourceText, licence_line: str) -> Message:  # noqa: PL
             for n in range(section.body_start, section.end + 1)
             if n not in covered and lines[n - 1].strip()
         ]
+    return bindings, stray, bindings_lines
 
+
+def parse_message(source: SourceText, licence_line: str) -> Message:
+    """Parse a message's text. Never raises on any text."""
+    lines = _split_lines(source.text)
+    count = len(lines)
+    tokens = markdown_parser().parse(source.text)
+    blocks = _scan_blocks(tokens)
+    sections = _sections(blocks.headings, count)
+    bindings, stray, bindings_lines = _bindings(sections, blocks.items, tokens, lines)
     has_licence = bool(lines) and (lines[0] == licence_line or bool(LICENCE_LIKE.match(lines[0])))
     delivered = tuple(
         n for n in range(1, count + 1) if n not in bindings_lines and not (n == 1 and has_licence)
@@ -266,11 +289,11 @@ def parse_message(source: SourceText, licence_line: str) -> Message:  # noqa: PL
         title=title,
         title_line=title_line,
         sections=tuple(sections),
-        code_lines=frozenset(code_lines),
+        code_lines=frozenset(blocks.code_lines),
         bindings=tuple(bindings),
         stray_binding_lines=tuple(stray),
         delivered_lines=delivered,
-        too_deep_line=too_deep,
+        too_deep_line=blocks.too_deep,
     )
 
 

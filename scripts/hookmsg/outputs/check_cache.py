@@ -226,7 +226,7 @@ def known_clean(root: Path) -> bool:
         return False  # no cache, an unreadable file, or a bad setting: do the full check
 
 
-def remember_clean(  # noqa: PLR0912
+def remember_clean(
     root: Path,
     referenced: Iterable[str],
     before: Entries | None,
@@ -246,47 +246,63 @@ def remember_clean(  # noqa: PLR0912
     if not enabled() or before is None:
         return
     paths = sorted(set(referenced))
-    written = written or {}
     with contextlib.suppress(OSError, ValueError, HookmsgError):
         after = entries(root, paths)
-        verified: set[str] = set()  # what the non-reference entries proved, by value
-        for label, (value, ctime) in after.items():
-            if label.startswith("ref:"):
-                continue
-            if label in written:
-                expected = hashlib.sha256(written[label]).hexdigest()
-                if not value.endswith(" " + expected):
-                    return  # changed after this build wrote it
-            elif label == "generated-folder":
-                continue  # a build changes it; compared with the outputs below
-            elif label.startswith("generated:") and (before.get(label) or ("",))[0] == value:
-                pass  # the same bytes: a staged build links unchanged outputs (a new ctime)
-            elif before.get(label) != (value, ctime):
-                return  # written while the check ran
-            if value.startswith("file "):
-                # Only a file's path and hash proves a reference that holds the same; an
-                # absent optional catalogue file's "missing" proves nothing about another.
-                verified.add(value)
-        for label, (value, ctime) in after.items():
-            if not label.startswith("ref:") or value in verified:
-                continue  # a named message, catalogue file or output: proven above
-            if label in before:
-                if before[label] != (value, ctime):
-                    return
-            elif ctime >= _started(before):
-                return  # a newly named path, written after the check began
+        verified = _inputs_unchanged(after, before, written or {})
+        if verified is None or not _references_unchanged(after, before, verified):
+            return
         if after["generated-folder"][0] != _expected_listing(produced):
             return  # a file appeared or went while the check ran
-        record = {"fingerprint": fingerprint_of(after), "referenced": paths}
-        target = cache_path(root)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=".check-", dir=target.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(record, handle)
-            Path(name).replace(target)
-        finally:
-            Path(name).unlink(missing_ok=True)
+        _write_record(cache_path(root), {"fingerprint": fingerprint_of(after), "referenced": paths})
+
+
+def _inputs_unchanged(
+    after: Entries, before: Entries, written: dict[str, bytes]
+) -> set[str] | None:
+    """What the non-reference entries prove (by value), or None if one changed during the check."""
+    verified: set[str] = set()
+    for label, (value, ctime) in after.items():
+        if label.startswith("ref:"):
+            continue
+        if label in written:
+            expected = hashlib.sha256(written[label]).hexdigest()
+            if not value.endswith(" " + expected):
+                return None  # changed after this build wrote it
+        elif label == "generated-folder":
+            continue  # a build changes it; compared with the outputs by the caller
+        elif label.startswith("generated:") and (before.get(label) or ("",))[0] == value:
+            pass  # the same bytes: a staged build links unchanged outputs (a new ctime)
+        elif before.get(label) != (value, ctime):
+            return None  # written while the check ran
+        if value.startswith("file "):
+            # Only a file's path and hash proves a reference that holds the same; an
+            # absent optional catalogue file's "missing" proves nothing about another.
+            verified.add(value)
+    return verified
+
+
+def _references_unchanged(after: Entries, before: Entries, verified: set[str]) -> bool:
+    """Every referenced path not proven above is as it was, or predates the check."""
+    for label, (value, ctime) in after.items():
+        if not label.startswith("ref:") or value in verified:
+            continue  # a named message, catalogue file or output: proven above
+        if label in before:
+            if before[label] != (value, ctime):
+                return False
+        elif ctime >= _started(before):
+            return False  # a newly named path, written after the check began
+    return True
+
+
+def _write_record(target: Path, record: dict[str, object]) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=".check-", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(record, handle)
+        Path(name).replace(target)
+    finally:
+        Path(name).unlink(missing_ok=True)
 
 
 def _expected_listing(produced: Iterable[str]) -> str:

@@ -117,6 +117,28 @@ def render_inventory_json(loaded: LoadedProject) -> str:
 
 def render_inventory_markdown(loaded: LoadedProject) -> str:
     data = inventory_data(loaded)
+    rows, gaps = _message_rows(data)
+    harnesses = data["harnesses"]
+    return render(
+        "hook-message-inventory.md.j2",
+        licence_line=loaded.project.settings.licence_line,
+        rows=rows,
+        gaps=gaps,
+        events=data["events"],
+        matrix=[
+            [cell(h["name"]), *[cell(_spelled(h, event)) for event in data["events"]]]
+            for h in harnesses
+        ],
+        policies=[[cell(h["name"]), cell(h["delivery_policy"])] for h in harnesses],
+        skills=_skill_rows(data),
+        facts=_fact_rows(harnesses),
+        # A `checked` version is one the end-to-end tier runs live (tests/test_e2e_clients.py).
+        checked=[[cell(h["name"]), _checked(h)] for h in harnesses],
+    )
+
+
+def _message_rows(data: dict[str, Any]) -> tuple[list[list[str]], list[tuple[str, str]]]:
+    """One table row per message, and the harnesses that do not deliver each loaded one."""
     cap = data["cap"]
     rows = []
     gaps = []
@@ -146,7 +168,11 @@ def render_inventory_markdown(loaded: LoadedProject) -> str:
                     "; ".join(f"{', '.join(ids)} ({reason})" for reason, ids in reasons.items()),
                 )
             )
-    skill_table = [
+    return rows, gaps
+
+
+def _skill_rows(data: dict[str, Any]) -> list[list[str]]:
+    return [
         [
             f"`{row['name']}`",
             row["kind"],
@@ -157,17 +183,20 @@ def render_inventory_markdown(loaded: LoadedProject) -> str:
         for row in data["skills"]
     ]
 
-    def spelled(harness: dict[str, Any], event: str) -> str:
-        if event in harness["deny_events"]:
-            return f"{harness['deny_events'][event]} (deny only: `install --strict`)"
-        return str(harness["events"].get(event, ""))
 
-    matrix = [
-        [cell(h["name"]), *[cell(spelled(h, event)) for event in data["events"]]]
-        for h in data["harnesses"]
-    ]
-    policies = [[cell(h["name"]), cell(h["delivery_policy"])] for h in data["harnesses"]]
-    facts = [
+def _spelled(harness: dict[str, Any], event: str) -> str:
+    """How a harness spells an event, and whether it only takes a deny there."""
+    if event in harness["deny_events"]:
+        return f"{harness['deny_events'][event]} (deny only: `install --strict`)"
+    return str(harness["events"].get(event, ""))
+
+
+def _checked(harness: dict[str, Any]) -> str:
+    return f"live: {cell(harness['checked'])}" if harness["checked"] else "documentation only"
+
+
+def _fact_rows(harnesses: list[dict[str, Any]]) -> list[list[str]]:
+    return [
         [
             cell(h["name"]),
             cell(fact["event"] or "(all)"),
@@ -176,23 +205,6 @@ def render_inventory_markdown(loaded: LoadedProject) -> str:
             cell(fact["fact"]),
             cell(fact["evidence"]),
         ]
-        for h in data["harnesses"]
+        for h in harnesses
         for fact in h["facts"]
     ]
-    # A `checked` version is one the end-to-end tier runs live (tests/test_e2e_clients.py).
-    checked = [
-        [cell(h["name"]), f"live: {cell(h['checked'])}" if h["checked"] else "documentation only"]
-        for h in data["harnesses"]
-    ]
-    return render(
-        "hook-message-inventory.md.j2",
-        licence_line=loaded.project.settings.licence_line,
-        rows=rows,
-        gaps=gaps,
-        events=data["events"],
-        matrix=matrix,
-        policies=policies,
-        skills=skill_table,
-        facts=facts,
-        checked=checked,
-    )

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hookmsg.catalogue.models import HarnessCatalogue, HookRegistry, SkillCatalogue
-from hookmsg.catalogue.skills import SkillSet
+from hookmsg.catalogue.skill_entry import SkillSet
 from hookmsg.inputs.paths import real, resolve_inside
 from hookmsg.messages.message import Message
 from hookmsg.project.config import Project

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hookmsg.catalogue.models import SkillCatalogue
-from hookmsg.catalogue.skills import Entry
+from hookmsg.catalogue.skill_entry import Entry
 from hookmsg.messages.message import parse_text
 from hookmsg.project.config import Project
 from hookmsg.render.loaded import SkillIndex

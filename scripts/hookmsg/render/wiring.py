@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 
+from hookmsg.catalogue.models import Harness, HookRegistry
 from hookmsg.render.inventory import cell
 from hookmsg.render.loaded import LoadedProject
 from hookmsg.render.templates import render
@@ -28,6 +30,22 @@ def label(text: str) -> str:
 def render_wiring(loaded: LoadedProject) -> str:
     registry = loaded.catalogue.registry
     harnesses = loaded.catalogue.harnesses.harnesses
+    cross = [
+        f"  {node_id('message', a)} <-.-> {node_id('message', b)}"
+        for a, b in loaded.cross_bindings()
+    ]
+    return render(
+        "hook-wiring.md.j2",
+        registrations=_registrations(registry, harnesses),
+        licence_line=loaded.project.settings.licence_line,
+        wiring=_wiring(registry),
+        cross=cross,
+        delivery=_delivery(harnesses),
+    )
+
+
+def _wiring(registry: HookRegistry) -> list[str]:
+    """The registry's graph: events, their matchers, the messages each loads, the unwired."""
     wiring: list[str] = []
     used = {entry.event for entry in registry.dispatch}
     for event in (event for event in EVENTS if event in used):
@@ -46,10 +64,11 @@ def render_wiring(loaded: LoadedProject) -> str:
     for name in sorted(registry.unwired):
         target = f"{node_id('message', name)}[{label(name)}]"
         wiring.append(f"  unwired([{label('unwired on purpose')}]) -.-> {target}")
-    cross = [
-        f"  {node_id('message', a)} <-.-> {node_id('message', b)}"
-        for a, b in loaded.cross_bindings()
-    ]
+    return wiring
+
+
+def _delivery(harnesses: Sequence[Harness]) -> list[str]:
+    """The harnesses' graph: each harness, the events it delivers and how it spells them."""
     delivery = [
         f"  {node_id('event', event)}([{label(event)}])"
         for event in EVENTS
@@ -68,6 +87,11 @@ def render_wiring(loaded: LoadedProject) -> str:
             # Reaches the model only as a refusal: registered by `install --strict` alone.
             text = f"{spelling}: deny only" if spelling != event else "deny only"
             delivery.append(f"  {source} -.->|{label(text)}| {node_id('event', event)}")
+    return delivery
+
+
+def _registrations(registry: HookRegistry, harnesses: Sequence[Harness]) -> list[list[str]]:
+    """One row per generated registration: its file, where it installs, its events."""
     from hookmsg.harnesses.registration_plan import entries_for
 
     registrations = []
@@ -86,11 +110,4 @@ def render_wiring(loaded: LoadedProject) -> str:
                 cell(harness.registration.contract or ""),
             ]
         )
-    return render(
-        "hook-wiring.md.j2",
-        registrations=registrations,
-        licence_line=loaded.project.settings.licence_line,
-        wiring=wiring,
-        cross=cross,
-        delivery=delivery,
-    )
+    return registrations

@@ -12,12 +12,14 @@ from typing import Any
 
 from hookmsg.catalogue.models import (
     Contract,
+    Fact,
     Harness,
     HarnessCatalogue,
     HookRegistry,
     SkillCatalogue,
 )
 from hookmsg.catalogue.rules.xcsh import check_xcsh_harness
+from hookmsg.codes import Code
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.tomlpos import locate
 from hookmsg.vocabulary import EVENTS, TOOL_EVENTS, TOOLS, matcher_key
@@ -98,41 +100,33 @@ def _check_facts(harness: Harness, index: int, text: str, display: str) -> list[
     found = []
     for number, fact in enumerate(harness.facts):
         where = locate(text, ("harnesses", index, "facts", number))
-        if fact.event is not None and fact.event not in EVENTS:
-            found.append(
-                Diagnostic(
-                    display,
-                    where,
-                    1,
-                    "C005",
-                    f"harness '{harness.id}' has a fact about unknown event '{fact.event}'",
-                )
-            )
-            continue
-        if fact.delivered is None:
-            continue
-        if fact.event is None:
-            found.append(
-                Diagnostic(
-                    display,
-                    where,
-                    1,
-                    "I002",
-                    f"harness '{harness.id}': a fact with `delivered` must name its event",
-                )
-            )
-        elif fact.delivered != (fact.event in harness.events):
-            listed = "lists" if fact.event in harness.events else "does not list"
-            found.append(
-                Diagnostic(
-                    display,
-                    where,
-                    1,
-                    "I002",
-                    f"harness '{harness.id}' {listed} {fact.event} among its delivered events, "
-                    f"but its fact says delivered = {str(fact.delivered).lower()}",
-                )
-            )
+        problem = _fact_problem(harness, fact)
+        if problem is not None:
+            found.append(Diagnostic(display, where, 1, *problem))
+    return found + _check_evidence(harness, index, text, display)
+
+
+def _fact_problem(harness: Harness, fact: Fact) -> tuple[Code, str] | None:
+    """C005 for a fact about an unknown event, I002 for one the event lists contradict."""
+    if fact.event is not None and fact.event not in EVENTS:
+        return "C005", f"harness '{harness.id}' has a fact about unknown event '{fact.event}'"
+    if fact.delivered is None:
+        return None
+    if fact.event is None:
+        return "I002", f"harness '{harness.id}': a fact with `delivered` must name its event"
+    if fact.delivered != (fact.event in harness.events):
+        listed = "lists" if fact.event in harness.events else "does not list"
+        return (
+            "I002",
+            f"harness '{harness.id}' {listed} {fact.event} among its delivered events, "
+            f"but its fact says delivered = {str(fact.delivered).lower()}",
+        )
+    return None
+
+
+def _check_evidence(harness: Harness, index: int, text: str, display: str) -> list[Diagnostic]:
+    """I001 for a delivered event with no fact, I002 for one both delivered and deny-only."""
+    found = []
     evidenced = {f.event for f in harness.facts if f.delivered}
     # A harness that records its facts records them all: each delivered event has one.
     for event in harness.events if harness.facts else ():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -24,12 +25,43 @@ from hookmsg.tomlpos import locate
 from hookmsg.vocabulary import TOOLS
 
 
-def check_entry(  # noqa: PLR0912
+@dataclass(frozen=True)
+class _At:
+    """Places a finding about guard `name` at a key of its table in the guard data."""
+
+    name: str
+    text: str
+    display: str
+
+    def __call__(self, loc: tuple[str | int, ...], code: Code, message: str) -> Diagnostic:
+        return Diagnostic(self.display, locate(self.text, (self.name, *loc)), 1, code, message)
+
+
+def check_entry(
     name: str, raw: Any, text: str, display: str
 ) -> tuple[GuardEntry | None, list[Diagnostic]]:
-    def at(loc: tuple[str | int, ...], code: Code, message: str) -> Diagnostic:
-        return Diagnostic(display, locate(text, (name, *loc)), 1, code, message)
+    at = _At(name, text, display)
+    data, found = _validate(name, raw, at)
+    if data is None:
+        return None, found
+    found += _regex_findings(name, data, at)
+    if isinstance(data, EvalData):
+        found += _language_findings(name, data, at)
+    if isinstance(data, MatchData):
+        found += [
+            at(
+                ("rules",),
+                "U012",
+                f"'{name}': rule '{rule.name}' names no paths, content or command",
+            )
+            for rule in data.rules
+            if not rule.paths and rule.content is None and rule.command is None
+        ]
+    return (data if not found else None), found
 
+
+def _validate(name: str, raw: Any, at: _At) -> tuple[GuardEntry | None, list[Diagnostic]]:
+    """U001 and U002: the table names a known detector and has the shape its model wants."""
     if not isinstance(raw, dict):
         return None, [at((), "U002", f"'{name}' must be a table with a `detector` key")]
     detector = raw.get("detector")
@@ -40,7 +72,7 @@ def check_entry(  # noqa: PLR0912
             at(("detector",), "U001", f"'{name}': unknown detector {detector!r}; known: {known}")
         ]
     try:
-        data = spec.model.model_validate(raw)
+        return spec.model.model_validate(raw), []
     except ValidationError as error:
         return None, [
             at(
@@ -51,6 +83,10 @@ def check_entry(  # noqa: PLR0912
             )
             for item in error.errors()
         ]
+
+
+def _regex_findings(name: str, data: GuardEntry, at: _At) -> list[Diagnostic]:
+    """U003 for a pattern that does not compile, U004 for one that can take exponential time."""
     found: list[Diagnostic] = []
     for loc, source in regexes(data):
         try:
@@ -68,39 +104,33 @@ def check_entry(  # noqa: PLR0912
                     f"(at character {position + 1}); it can take exponential time",
                 )
             )
-    if isinstance(data, EvalData):
-        for tool, language in data.commands.items():
-            if tool not in TOOLS:
-                found.append(at(("commands", tool), "U007", f"'{name}': unknown tool '{tool}'"))
-            if language not in data.languages:
-                found.append(
-                    at(
-                        ("commands", tool),
-                        "U007",
-                        f"'{name}': tool '{tool}' is read as undefined language '{language}'",
-                    )
+    return found
+
+
+def _language_findings(name: str, data: EvalData, at: _At) -> list[Diagnostic]:
+    """U007 for an unknown tool, and for a tool or interpreter read as an undefined language."""
+    found: list[Diagnostic] = []
+    for tool, language in data.commands.items():
+        if tool not in TOOLS:
+            found.append(at(("commands", tool), "U007", f"'{name}': unknown tool '{tool}'"))
+        if language not in data.languages:
+            found.append(
+                at(
+                    ("commands", tool),
+                    "U007",
+                    f"'{name}': tool '{tool}' is read as undefined language '{language}'",
                 )
-        for program, language in data.interpreters.items():
-            if language not in data.languages:
-                found.append(
-                    at(
-                        ("interpreters", program),
-                        "U007",
-                        f"'{name}': interpreter '{program}' is read as undefined language "
-                        f"'{language}'",
-                    )
-                )
-    if isinstance(data, MatchData):
-        found += [
-            at(
-                ("rules",),
-                "U012",
-                f"'{name}': rule '{rule.name}' names no paths, content or command",
             )
-            for rule in data.rules
-            if not rule.paths and rule.content is None and rule.command is None
-        ]
-    return (data if not found else None), found
+    for program, language in data.interpreters.items():
+        if language not in data.languages:
+            found.append(
+                at(
+                    ("interpreters", program),
+                    "U007",
+                    f"'{name}': interpreter '{program}' is read as undefined language '{language}'",
+                )
+            )
+    return found
 
 
 def dead_guards(

@@ -6,15 +6,36 @@ The hook registry is `catalog/hooks.toml`; this module checks what it wires.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 
-from hookmsg.catalogue.models import HookRegistry
+from hookmsg.catalogue.models import Dispatch, HookRegistry
 from hookmsg.codes import Code
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.tomlpos import locate
 from hookmsg.vocabulary import EVENTS, TOOL_EVENTS
 
 
-def check(  # noqa: PLR0912
+@dataclass(frozen=True)
+class _Registry:
+    """The registry's text and the findings it collects, each placed at its key in the file."""
+
+    text: str
+    display: str
+    found: list[Diagnostic]
+
+    def at(
+        self,
+        loc: tuple[str | int, ...],
+        code: Code,
+        message: str,
+        needle: str | None = None,
+        nth: int = 1,
+    ) -> None:
+        line = locate(self.text, loc, needle, nth)
+        self.found.append(Diagnostic(self.display, line, 1, code, message))
+
+
+def check(
     registry: HookRegistry,
     text: str,
     display: str,
@@ -26,31 +47,36 @@ def check(  # noqa: PLR0912
     `readable` (default: all of them) are those that could be read; only they can be
     said to be unregistered, since an unreadable file is already reported as such.
     """
-    found: list[Diagnostic] = []
+    into = _Registry(text, display, [])
+    _check_dispatch(registry, messages, into)
+    for key in registry.timeouts:
+        if key not in EVENTS:
+            into.at(("timeouts", key), "R004", f"unknown event '{key}' in [timeouts]")
+    _check_guards_and_unwired(registry, messages, into)
+    found = into.found
+    known = registry.wired_names() | set(registry.unwired)
+    for name, path in sorted(messages.items()):
+        if name not in known and (readable is None or name in readable):
+            found += unregistered(registry, display, name, path)
+    return found
 
-    def at(
-        loc: tuple[str | int, ...],
-        code: Code,
-        message: str,
-        needle: str | None = None,
-        nth: int = 1,
-    ) -> None:
-        found.append(Diagnostic(display, locate(text, loc, needle, nth), 1, code, message))
 
+def _check_dispatch(registry: HookRegistry, messages: Mapping[str, str], into: _Registry) -> None:
+    """R002-R005 and R008 on each `[[dispatch]]` entry."""
     first_entry: dict[tuple[str, str], int] = {}
     for index, entry in enumerate(registry.dispatch):
         where = ("dispatch", index)
         if entry.event not in EVENTS:
-            at(
+            into.at(
                 (*where, "event"),
                 "R004",
                 f"unknown event '{entry.event}'; known: {', '.join(EVENTS)}",
             )
         elif entry.event not in registry.timeouts:
-            at((*where, "event"), "R008", f"event '{entry.event}' has no entry in [timeouts]")
+            into.at((*where, "event"), "R008", f"event '{entry.event}' has no entry in [timeouts]")
         if entry.key in first_entry:
             event, matcher = entry.key
-            at(
+            into.at(
                 where,
                 "R005",
                 f"second dispatcher entry for {event} {matcher} (first is entry "
@@ -58,50 +84,55 @@ def check(  # noqa: PLR0912
             )
         else:
             first_entry[entry.key] = index
-        seen: dict[str, int] = {}
-        for name in entry.messages:
-            needle = f'"{name}"'
-            seen[name] = seen.get(name, 0) + 1
-            if seen[name] > 1:
-                repeat = f"'{name}' is listed twice for {entry.event} {entry.key[1]}"
-                at((*where, "messages"), "R003", repeat, needle, seen[name])
-            if name not in messages:
-                at(
-                    (*where, "messages"),
-                    "R002",
-                    f"registered message '{name}' does not exist",
-                    needle,
-                )
+        _check_entry_messages(entry, messages, into, where)
         if entry.matcher not in (None, "", "*") and entry.event not in TOOL_EVENTS | {
             "SessionStart"
         }:
-            at((*where, "matcher"), "R004", f"event '{entry.event}' takes no matcher")
+            into.at((*where, "matcher"), "R004", f"event '{entry.event}' takes no matcher")
 
-    for key in registry.timeouts:
-        if key not in EVENTS:
-            at(("timeouts", key), "R004", f"unknown event '{key}' in [timeouts]")
 
+def _check_entry_messages(
+    entry: Dispatch,
+    messages: Mapping[str, str],
+    into: _Registry,
+    where: tuple[str, int],
+) -> None:
+    """R003 for a message listed twice in one entry, R002 for one that does not exist."""
+    seen: dict[str, int] = {}
+    for name in entry.messages:
+        needle = f'"{name}"'
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1:
+            repeat = f"'{name}' is listed twice for {entry.event} {entry.key[1]}"
+            into.at((*where, "messages"), "R003", repeat, needle, seen[name])
+        if name not in messages:
+            into.at(
+                (*where, "messages"),
+                "R002",
+                f"registered message '{name}' does not exist",
+                needle,
+            )
+
+
+def _check_guards_and_unwired(
+    registry: HookRegistry, messages: Mapping[str, str], into: _Registry
+) -> None:
+    """R002, R006 and R007 on the `[guards]` and `[unwired]` tables."""
     wired = registry.wired_names()
     for name in registry.guards:
         if name not in messages:
-            at(("guards", name), "R002", f"guard '{name}' names no existing message")
+            into.at(("guards", name), "R002", f"guard '{name}' names no existing message")
         elif name not in wired and name not in registry.unwired:
-            at(
+            into.at(
                 ("guards", name),
                 "R007",
                 f"guard '{name}' is loaded by no event and not listed as unwired",
             )
     for name in registry.unwired:
         if name not in messages:
-            at(("unwired", name), "R002", f"unwired message '{name}' does not exist")
+            into.at(("unwired", name), "R002", f"unwired message '{name}' does not exist")
         if name in wired:
-            at(("unwired", name), "R006", f"'{name}' is both registered and listed as unwired")
-
-    known = wired | set(registry.unwired)
-    for name, path in sorted(messages.items()):
-        if name not in known and (readable is None or name in readable):
-            found += unregistered(registry, display, name, path)
-    return found
+            into.at(("unwired", name), "R006", f"'{name}' is both registered and listed as unwired")
 
 
 def unregistered(registry: HookRegistry, display: str, name: str, path: str) -> list[Diagnostic]:

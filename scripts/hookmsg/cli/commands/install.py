@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from hookmsg.errors import EXIT_OK, UsageError
@@ -54,26 +55,31 @@ def python_path(value: str | None) -> str:
     return safe_path("--python", value, resolve=True)
 
 
-def install(  # noqa: PLR0913
-    project: Project,
-    harness_id: str,
-    *,
-    root: str | None = None,
-    target: str | None = None,
-    python: str | None = None,
-    dry_run: bool = False,
-    strict: bool = False,
-    user: bool = False,
-    into_content_repo: bool = False,
-) -> int:
-    folder = project_folder(target)
+@dataclass(frozen=True)
+class InstallRequest:
+    """What `hookmsg install` was asked: the harness, where, and how."""
+
+    harness_id: str
+    root: str | None = None  # the install root (default: one named by the content version)
+    target: str | None = None  # the project folder (default: the current one)
+    python: str | None = None  # the interpreter the hooks run with
+    dry_run: bool = False
+    strict: bool = False
+    user: bool = False
+    into_content_repo: bool = False
+
+
+def install(project: Project, request: InstallRequest) -> int:
+    user, strict = request.user, request.strict
+    folder = project_folder(request.target)
     if not user:
-        refuse_content_repository(project, folder, allowed=into_content_repo)
-    interpreter = python_path(python)
+        refuse_content_repository(project, folder, allowed=request.into_content_repo)
+    interpreter = python_path(request.python)
     workspace = checked_workspace(project)
-    harness, registry = find_harness(workspace, harness_id)
+    harness, registry = find_harness(workspace, request.harness_id)
     files = install_root.with_manifest(install_root_files(workspace), source_name(project))
     content = install_root.content_version(files)
+    root = request.root
     chosen = root if root is not None else default_root(source_name(project), content)
     where = safe_path("--root", chosen, resolve=True)
     tokens = {"PYTHON_BIN": interpreter, "HARNESS_ROOT": where}
@@ -89,7 +95,7 @@ def install(  # noqa: PLR0913
     except JsonRefusal as error:
         raise refused(error, "install") from None
     changes = [plan.change]
-    if dry_run:
+    if request.dry_run:
         steps.show(where, files, changes)
         install_skills(harness, Path(folder), files, dry_run=True)
         return EXIT_OK

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hookmsg.catalogue.models import HarnessCatalogue, HookRegistry
-from hookmsg.codes import Code
+from hookmsg.catalogue.models import Harness, HarnessCatalogue, HookRegistry, Registration
 from hookmsg.diagnostics import Diagnostic
-from hookmsg.harnesses.registration_plan import entries_for
+from hookmsg.harnesses.registration_plan import Entry, entries_for
 from hookmsg.tomlpos import locate
 
 
@@ -31,31 +30,13 @@ def check(
         registration = harness.registration
         if registration is None:
             continue
-        shown = f"{generated}/{harness.id}/{registration.file}"
-
-        def report(code: Code, message: str, *, path: str = shown, line: int = 1) -> None:
-            found.append(Diagnostic(path, line, 1, code, message))
-
         entries = entries_for(harness, registry)
-        # A repeat inside one registry entry is R003's; count each entry's messages once.
-        keys = Counter(
-            (entry.event, entry.matcher, name) for entry in entries for name in set(entry.messages)
-        )
-        for (event, matcher, name), count in sorted(keys.items(), key=str):
-            if count > 1:
-                where = f"{event} {matcher}" if matcher else event
-                report("H002", f"'{name}' is registered {count} times for {where}")
         for entry in entries:
             reached.update(entry.messages)
-            limit = registration.timeout_max
-            if not 0 < entry.timeout <= limit:
-                report(
-                    "H006",
-                    f"{entry.event} timeout {entry.timeout} {registration.timeout_unit} is outside "
-                    f"{harness.id}'s range 1..{limit} {registration.timeout_unit}",
-                    path=registry_display,
-                    line=locate(registry_text, ("timeouts", entry.event)),
-                )
+        shown = f"{generated}/{harness.id}/{registration.file}"
+        found += _check_registration(
+            harness, registration, entries, (registry_text, registry_display), shown
+        )
     if not any(h.registration is not None for h in harnesses.harnesses):
         return found  # no registrations are generated at all: nothing to be reachable on
     for name in sorted(registry.guards):
@@ -69,6 +50,41 @@ def check(
                     1,
                     "H004",
                     f"guard '{name}' is registered on no harness: none delivers its event",
+                )
+            )
+    return found
+
+
+def _check_registration(
+    harness: Harness,
+    registration: Registration,
+    entries: list[Entry],
+    registry_at: tuple[str, str],
+    shown: str,
+) -> list[Diagnostic]:
+    """H002 for a message registered twice on one event, H006 for a timeout out of range."""
+    registry_text, registry_display = registry_at
+    found: list[Diagnostic] = []
+    # A repeat inside one registry entry is R003's; count each entry's messages once.
+    keys = Counter(
+        (entry.event, entry.matcher, name) for entry in entries for name in set(entry.messages)
+    )
+    for (event, matcher, name), count in sorted(keys.items(), key=str):
+        if count > 1:
+            where = f"{event} {matcher}" if matcher else event
+            message = f"'{name}' is registered {count} times for {where}"
+            found.append(Diagnostic(shown, 1, 1, "H002", message))
+    for entry in entries:
+        limit = registration.timeout_max
+        if not 0 < entry.timeout <= limit:
+            found.append(
+                Diagnostic(
+                    registry_display,
+                    locate(registry_text, ("timeouts", entry.event)),
+                    1,
+                    "H006",
+                    f"{entry.event} timeout {entry.timeout} {registration.timeout_unit} is "
+                    f"outside {harness.id}'s range 1..{limit} {registration.timeout_unit}",
                 )
             )
     return found
