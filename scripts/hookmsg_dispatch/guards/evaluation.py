@@ -37,6 +37,9 @@ DEFAULT_JUSTIFICATION = r"(?i)\btrusted:"
 # A string literal this short and plain is kept as code: `exec.Command("sh", "-c", x)`.
 _KEPT_LITERAL = 16
 # Options after which an interpreter's next argument is the code it runs.
+# A call spread over lines (`Command::new("sh")` / `.arg("-c")` / `.arg(script)`) is read
+# whole: each line's code is matched joined with the next ones, up to this many lines.
+_WINDOW = 3
 _CODE_OPTIONS = ("-c", "-e", "-E", "-r", "--eval", "-p", "--print", "-Command", "-command")
 
 
@@ -149,12 +152,33 @@ def first_in_code(
     lines = split_code(text, spec)
     compiled = _compiled(spec)
     for number, (code, _) in enumerate(lines):
-        if (wanted is not None and number not in wanted) or not code.strip():
+        if not code.strip():
             continue
+        window = [c for c, _ in lines[number : number + _WINDOW]]
+        joined = " ".join(window)
         for name, regex in compiled:
-            if regex.search(code) is not None and not _justified(lines, number, justification):
+            found = regex.search(joined)
+            if found is None or found.start() >= len(code):
+                continue  # none, or it starts on a later line: found there
+            if _touched(wanted, number, window, found.end()) and not _justified(
+                lines, number, justification
+            ):
                 return name, number
     return None
+
+
+def _touched(wanted: set[int] | None, number: int, window: list[str], end: int) -> bool:
+    """Does a match from line `number` to offset `end` of the joined window reach a line
+    in `wanted` (None: every line is)?"""
+    if wanted is None:
+        return True
+    for offset, code in enumerate(window):
+        if number + offset in wanted:
+            return True
+        end -= len(code) + 1
+        if end <= 0:
+            return False
+    return False
 
 
 def _one_liner(
