@@ -331,6 +331,30 @@ def _command_hit(
     return _written_code(shell_text, docs, data, justification)
 
 
+def _workflow_hit(
+    project: Project, relative: str, change: FileChange, data: Mapping[str, Any]
+) -> dict[str, str] | None:
+    """An untrusted expression the change adds to a GitHub Actions workflow's script."""
+    source = data.get("workflow-expressions")
+    if not isinstance(source, str) or not relative.endswith((".yml", ".yaml")):
+        return None
+    from hookmsg_dispatch.guards import workflow
+
+    if not workflow.is_workflow(relative):
+        return None
+    wanted, base, placed = _added(project, relative, change)
+    text = change.after
+    if placed and change.before:  # an edit: read its lines in the whole file, for the block
+        disk = project.read_text(relative, MAX_READ_BYTES) or ""
+        text = disk.replace(change.before, change.after, 1)
+        wanted = {base + n for n in wanted}
+    number = workflow.injection(text, wanted, pattern(source))
+    if number is None:
+        return None
+    where = f"{relative}:{number + 1}" if placed else relative
+    return {"primitive": "${{ }} expression in a workflow script", "location": where}
+
+
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     languages = table(data, "languages")
     source = data.get("justification")
@@ -343,6 +367,9 @@ def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dic
             if found is not None:
                 return found
     for project, relative, change in project_changes(call, root):
+        injected = _workflow_hit(project, relative, change, data)
+        if injected is not None:
+            return injected
         spec = _language_for(languages, extension(relative))
         if spec is None:
             continue
