@@ -157,12 +157,16 @@ def first_in_code(
         window = [c for c, _ in lines[number : number + _WINDOW]]
         joined = " ".join(window)
         for name, regex in compiled:
-            found = regex.search(joined)
-            if found is None or found.start() >= len(code):
-                continue  # none, or it starts on a later line: found there
-            if _touched(wanted, number, window, found.end()) and not _justified(
-                lines, number, justification
-            ):
+            # On the line itself, and still with the lines after it (a safe loader there):
+            # no match offsets are asked, so the answer may come without `re`.
+            if regex.search(code) is not None and regex.search(joined) is not None:
+                touched = wanted is None or number in wanted
+            else:
+                found = regex.search(joined) if len(window) > 1 else None
+                if found is None or found.start() >= len(code):
+                    continue  # none, or it starts on a later line: found there
+                touched = _touched(wanted, number, window, found.end())
+            if touched and not _justified(lines, number, justification):
                 return name, number
     return None
 

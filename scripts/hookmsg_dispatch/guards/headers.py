@@ -203,18 +203,21 @@ def _is_bare(line: str) -> bool:
 
 
 def first_header(
-    text: str, syntax: Syntax, patterns: tuple[Pattern[str], Pattern[str]], name: str
+    text: str, syntax: Syntax, patterns: tuple[Pattern[str], str], name: str
 ) -> str | None:
     """The licence line when it starts the leading comment region: only the preamble, bare
     comment lines, other notice lines (a copyright line) and a banner naming the file
     (`;;; util.el --- helpers`, Xcode's `//  App.swift`) before it. A directive or any other
     comment first (`//go:build`, `# frozen_string_literal: true`) means the file does not
-    start with its header."""
-    header, other = patterns
+    start with its header. The notice pattern is compiled only when a line needs it: a
+    call whose file starts with its header, or has none, never loads `re`."""
+    header, notice_source = patterns
     for line in region(text, syntax):
         if header.search(line) is not None:
             return line
-        if not _is_bare(line) and other.search(line) is None and name not in line:
+        if _is_bare(line) or name in line:
+            continue
+        if pattern(notice_source).search(line) is None:
             return None
     return None
 
@@ -237,7 +240,7 @@ def _write_header(call: Call, data: Mapping[str, Any], root: str) -> dict[str, s
         return None
     compiled = pattern(header)
     source = data.get("notice")
-    other = pattern(source if isinstance(source, str) else DEFAULT_NOTICE)
+    other = source if isinstance(source, str) else DEFAULT_NOTICE
     for project, relative, change in project_changes(call, root):
         kind = kind_of(kinds, relative)
         if kind is None or not change.after.strip():
@@ -308,7 +311,7 @@ def _moved_down(
     `# frozen_string_literal: true`, a `//go:build`): the file no longer starts with it."""
     header = pattern(str(data.get("header", "")))
     source = data.get("notice")
-    other = pattern(source if isinstance(source, str) else DEFAULT_NOTICE)
+    other = source if isinstance(source, str) else DEFAULT_NOTICE
     before = first_header(disk, syntax, (header, other), name)
     if before is None or first_header(head, syntax, (header, other), name) is not None:
         return None
