@@ -59,10 +59,37 @@ def test_no_sibling_unknown_kind_existing_file_or_outside_is_silent(tmp_path: Pa
     root = git_project(tmp_path / "p", {"src/a.py": f"{PY_HEADER}\n", "src/old.py": "x\n"})
     assert run(WRITE, claude_write(root, "src/new.rs", "fn main() {}\n")) is None
     assert run(WRITE, claude_write(root, "src/data.json", "{}\n")) is None
-    assert run(WRITE, claude_write(root, "src/old.py", "x = 2\n")) is None  # not a creation
+    bare = git_project(tmp_path / "bare", {"src/a.py": "y = 1\n", "src/old.py": "x\n"})
+    assert run(WRITE, claude_write(bare, "src/old.py", "x = 2\n")) is None  # none carry one
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "a.py").write_text(f"{PY_HEADER}\n", encoding="utf-8")
     assert run(WRITE, claude_write(root, str(tmp_path / "out" / "b.py"), "x\n")) is None
+
+
+def test_a_write_over_an_existing_file_must_keep_or_add_the_header(tmp_path: Path) -> None:
+    """A Write gives the file's whole content: rewriting a file without the header drops it."""
+    own = f"{PY_HEADER}\n\nx = 1\n"
+    root = git_project(tmp_path / "p", {"src/a.py": f"{PY_HEADER}\n", "src/old.py": own})
+    assert run(WRITE, claude_write(root, "src/old.py", "x = 2\n")) == {
+        "path": "src/old.py",
+        "header": PY_HEADER,
+    }
+    assert run(WRITE, claude_write(root, "src/old.py", f"{PY_HEADER}\n\nx = 2\n")) is None
+    legacy = git_project(tmp_path / "q", {"src/a.py": f"{PY_HEADER}\n", "src/old.py": "x\n"})
+    assert run(WRITE, claude_write(legacy, "src/old.py", "x = 2\n")) == {
+        "path": "src/old.py",
+        "header": PY_HEADER,
+    }
+
+
+def test_only_a_preamble_notice_lines_or_a_banner_precede_the_header(tmp_path: Path) -> None:
+    root = git_project(tmp_path / "p", {"a.go": "// SPDX-License-Identifier: MIT\n"})
+    build = "//go:build linux\n\n// SPDX-License-Identifier: MIT\n\npackage a\n"
+    assert run(WRITE, claude_write(root, "b.go", build)) is not None
+    first = "// SPDX-License-Identifier: MIT\n\n//go:build linux\n\npackage a\n"
+    assert run(WRITE, claude_write(root, "b.go", first)) is None
+    banner = "//\n//  b.go\n// Copyright 2026 Acme\n// SPDX-License-Identifier: MIT\npackage a\n"
+    assert run(WRITE, claude_write(root, "b.go", banner)) is None
 
 
 def test_the_sibling_search_does_not_leave_the_project(tmp_path: Path) -> None:

@@ -110,6 +110,7 @@ class EvalData(GuardEntry):
     commands: dict[str, str] = Field(default_factory=dict)
     interpreters: dict[Glob, str] = Field(default_factory=dict)
     justification: Regex = r"(?i)\btrusted:"
+    workflow_expressions: Regex | None = Field(None, alias="workflow-expressions")
 
 
 # A file kind: an extension (`.py`), or a whole file name without one (`Makefile`).

@@ -37,6 +37,9 @@ DEFAULT_JUSTIFICATION = r"(?i)\btrusted:"
 # A string literal this short and plain is kept as code: `exec.Command("sh", "-c", x)`.
 _KEPT_LITERAL = 16
 # Options after which an interpreter's next argument is the code it runs.
+# A call spread over lines (`Command::new("sh")` / `.arg("-c")` / `.arg(script)`) is read
+# whole: each line's code is matched joined with the next ones, up to this many lines.
+_WINDOW = 3
 _CODE_OPTIONS = ("-c", "-e", "-E", "-r", "--eval", "-p", "--print", "-Command", "-command")
 
 
@@ -149,12 +152,37 @@ def first_in_code(
     lines = split_code(text, spec)
     compiled = _compiled(spec)
     for number, (code, _) in enumerate(lines):
-        if (wanted is not None and number not in wanted) or not code.strip():
+        if not code.strip():
             continue
+        window = [c for c, _ in lines[number : number + _WINDOW]]
+        joined = " ".join(window)
         for name, regex in compiled:
-            if regex.search(code) is not None and not _justified(lines, number, justification):
+            # On the line itself, and still with the lines after it (a safe loader there):
+            # no match offsets are asked, so the answer may come without `re`.
+            if regex.search(code) is not None and regex.search(joined) is not None:
+                touched = wanted is None or number in wanted
+            else:
+                found = regex.search(joined) if len(window) > 1 else None
+                if found is None or found.start() >= len(code):
+                    continue  # none, or it starts on a later line: found there
+                touched = _touched(wanted, number, window, found.end())
+            if touched and not _justified(lines, number, justification):
                 return name, number
     return None
+
+
+def _touched(wanted: set[int] | None, number: int, window: list[str], end: int) -> bool:
+    """Does a match from line `number` to offset `end` of the joined window reach a line
+    in `wanted` (None: every line is)?"""
+    if wanted is None:
+        return True
+    for offset, code in enumerate(window):
+        if number + offset in wanted:
+            return True
+        end -= len(code) + 1
+        if end <= 0:
+            return False
+    return False
 
 
 def _one_liner(
@@ -307,6 +335,30 @@ def _command_hit(
     return _written_code(shell_text, docs, data, justification)
 
 
+def _workflow_hit(
+    project: Project, relative: str, change: FileChange, data: Mapping[str, Any]
+) -> dict[str, str] | None:
+    """An untrusted expression the change adds to a GitHub Actions workflow's script."""
+    source = data.get("workflow-expressions")
+    if not isinstance(source, str) or not relative.endswith((".yml", ".yaml")):
+        return None
+    from hookmsg_dispatch.guards import workflow
+
+    if not workflow.is_workflow(relative):
+        return None
+    wanted, base, placed = _added(project, relative, change)
+    text = change.after
+    if placed and change.before:  # an edit: read its lines in the whole file, for the block
+        disk = project.read_text(relative, MAX_READ_BYTES) or ""
+        text = disk.replace(change.before, change.after, 1)
+        wanted = {base + n for n in wanted}
+    number = workflow.injection(text, wanted, pattern(source))
+    if number is None:
+        return None
+    where = f"{relative}:{number + 1}" if placed else relative
+    return {"primitive": "${{ }} expression in a workflow script", "location": where}
+
+
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     languages = table(data, "languages")
     source = data.get("justification")
@@ -319,6 +371,9 @@ def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dic
             if found is not None:
                 return found
     for project, relative, change in project_changes(call, root):
+        injected = _workflow_hit(project, relative, change, data)
+        if injected is not None:
+            return injected
         spec = _language_for(languages, extension(relative))
         if spec is None:
             continue

@@ -188,14 +188,48 @@ def _sibling_header(
     return None
 
 
-def _creates(project: Project, relative: str, change: FileChange) -> bool:
-    """Does the change create the file? A Write, a patch's Add File, or an Edit whose old
-    text is empty (Claude Code creates the file then), of a path that does not exist yet."""
-    if change.before:
-        return False
-    if change.before is None and change.created is not True:
-        return False
-    return not os.path.lexists(project.path_of(relative))
+def _written_whole(project: Project, relative: str, change: FileChange) -> bool:
+    """Does the change give the file's whole content? A Write or a patch's Add File (of a new
+    file or over an existing one: the content given is all the file will hold), or an Edit
+    whose old text is empty of a path that does not exist yet (Claude Code creates it)."""
+    if change.before is None:
+        return change.created is True
+    return change.before == "" and not os.path.lexists(project.path_of(relative))
+
+
+def _is_bare(line: str) -> bool:
+    """A line of comment syntax only (`/*`, ` *`, `# ----`): no words."""
+    return not any(char.isalnum() for char in line)
+
+
+def first_header(
+    text: str, syntax: Syntax, patterns: tuple[Pattern[str], str], name: str
+) -> str | None:
+    """The licence line when it starts the leading comment region: only the preamble, bare
+    comment lines, other notice lines (a copyright line) and a banner naming the file
+    (`;;; util.el --- helpers`, Xcode's `//  App.swift`) before it. A directive or any other
+    comment first (`//go:build`, `# frozen_string_literal: true`) means the file does not
+    start with its header. The notice pattern is compiled only when a line needs it: a
+    call whose file starts with its header, or has none, never loads `re`."""
+    header, notice_source = patterns
+    for line in region(text, syntax):
+        if header.search(line) is not None:
+            return line
+        if _is_bare(line) or name in line:
+            continue
+        if pattern(notice_source).search(line) is None:
+            return None
+    return None
+
+
+def _own_or_sibling(
+    project: Project, relative: str, kind: tuple[str, Syntax, str], levels: int
+) -> str | None:
+    """The licence line the file must start with: the one it carries on disk (a Write over
+    it keeps it), else its nearest sibling's."""
+    disk = project.head(relative, _HEAD_BYTES)
+    own = leading_header(disk, kind[1], kind[2]) if disk else None
+    return own or _sibling_header(project, relative, kind, levels)
 
 
 def _write_header(call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
@@ -205,16 +239,18 @@ def _write_header(call: Call, data: Mapping[str, Any], root: str) -> dict[str, s
     if not isinstance(header, str):
         return None
     compiled = pattern(header)
+    source = data.get("notice")
+    other = source if isinstance(source, str) else DEFAULT_NOTICE
     for project, relative, change in project_changes(call, root):
         kind = kind_of(kinds, relative)
         if kind is None or not change.after.strip():
             continue  # an empty file (`__init__.py`) carries no header
-        if not _creates(project, relative, change):
+        if not _written_whole(project, relative, change):
             continue
-        expected = _sibling_header(project, relative, (kind[0], kind[1], header), levels)
+        expected = _own_or_sibling(project, relative, (kind[0], kind[1], header), levels)
         if expected is None:
             continue
-        found = leading_header(change.after, kind[1], header)
+        found = first_header(change.after, kind[1], (compiled, other), relative.rsplit("/", 1)[-1])
         if found is None or _licence(found, compiled) != _licence(expected, compiled):
             return {"path": relative, "header": expected}
     return None
@@ -258,12 +294,28 @@ def _edited_notice(
             disk[:at] + change.after + disk[at + len(old_text) : at + len(old_text) + _HEAD_BYTES]
         )
         new = notice(head, syntax, data)
-        return _changed_line(old, new) if new != old else None
+        if new != old:
+            return _changed_line(old, new)
+        return _moved_down(disk, head, syntax, data, relative.rsplit("/", 1)[-1])
     # The edit cannot be placed in the file (a patch's several hunks): its own lines decide.
     ours = set(old)
     kept = {line.strip() for line in change.after.split("\n")}
     lost = (line.strip() for line in old_text.split("\n"))
     return next((line for line in lost if line in ours and line not in kept), None)
+
+
+def _moved_down(
+    disk: str, head: str, syntax: Syntax, data: Mapping[str, Any], name: str
+) -> str | None:
+    """The licence line when the edit keeps the notice but puts other lines above it (a
+    `# frozen_string_literal: true`, a `//go:build`): the file no longer starts with it."""
+    header = pattern(str(data.get("header", "")))
+    source = data.get("notice")
+    other = source if isinstance(source, str) else DEFAULT_NOTICE
+    before = first_header(disk, syntax, (header, other), name)
+    if before is None or first_header(head, syntax, (header, other), name) is not None:
+        return None
+    return before
 
 
 def _edit_header(call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:

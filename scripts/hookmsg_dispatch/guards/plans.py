@@ -55,9 +55,23 @@ def names_path(plan: str, path: str) -> bool:
         # in backticks; the word in prose ("add tests") names no folder.
         end = r"(?![\w/*-]|\.[\w/-])"
         regex = r"(?<![\w./-])(?:\./)?" + name + r"/\**" + end + r"|`(?:\./)?" + name + r"/?`"
-        return re.search(regex, plan) is not None
+        # Alone in a table cell or as a list item (`| Makefile |`, `- tests: ...`), it is one.
+        regex += r"|\|[ \t]*" + name + r"[ \t]*\||^[ \t]*(?:[-*+]|\d+[.)])[ \t]+" + name
+        regex += r"[ \t]*(?::|$)"
+        if _file_like(path):  # `Makefile`, `LICENSE`, `CMakeLists`: no prose word
+            regex += r"|(?<![\w./-])" + name + end
+        return re.search(regex, plan, re.MULTILINE) is not None
     regex = r"(?<![\w./-])(?:\./)?" + name + r"(?:/\**)?(?![\w/*-]|\.[\w/-])"
     return re.search(regex, plan) is not None
+
+
+def _file_like(word: str) -> bool:
+    """A name that is a file's, not a word of prose: all capitals (`LICENSE`), two capitals
+    (`CMakeLists`), or a capitalised name ending in `file` (`Makefile`, `Dockerfile`)."""
+    capitals = sum(char.isupper() for char in word)
+    if len(word) >= 2 and word.isupper():
+        return True
+    return word[:1].isupper() and (capitals >= 2 or word.endswith("file"))
 
 
 def globs_in(plan: str) -> list[str]:

@@ -17,12 +17,19 @@ _BREAKS = frozenset(";&|\n()`")
 # Programs that run the command after them (their own options are skipped too).
 WRAPPERS = frozenset(
     {"sudo", "doas", "env", "time", "nohup", "nice", "command", "exec", "builtin", "xargs"}
+    | {"timeout", "setsid", "stdbuf", "ionice", "unbuffer", "chronic", "caffeinate", "!"}
 )
+# Shell keywords after which a command starts (`for f in *; do rm "$f"; done`).
+_KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "{", "}"})
+# Wrappers whose first operand is theirs, not the command's (`timeout 5 cmd`).
+_OPERAND = frozenset({"timeout"})
 # Wrapper options that take a value (`sudo -u deploy`, `env -u NAME`, `nice -n 5`).
 _VALUED = frozenset({"-u", "-g", "-n", "-C", "-E", "-p", "-I"})
 # Shells whose `-c` argument is itself a command line (read one level deep).
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "pwsh", "powershell"})
 _MAX_WRAPPERS = 8
+_SSH_VALUED = frozenset({"-i", "-p", "-o", "-l", "-F", "-J", "-L", "-R", "-D", "-E", "-S", "-W"})
+_EXEC_VALUED = frozenset({"-e", "-u", "-w", "--env", "--user", "--workdir"})
 
 
 class Command:
@@ -103,17 +110,58 @@ def unwrap(text: str) -> str:
         if "=" in word and not word.startswith(("=", "-")) and word.split("=", 1)[0].isidentifier():
             rest = after.lstrip()
             continue
+        if word in _KEYWORDS:
+            rest = after.lstrip()
+            continue
         if name not in WRAPPERS:
             return rest
-        rest = after.lstrip()
-        for _ in range(_MAX_WRAPPERS):  # its options, a bounded number of them
-            if not rest.startswith("-"):
-                break
-            option, _, after = rest.partition(" ")
-            rest = after.lstrip()
-            if option in _VALUED:
-                rest = rest.partition(" ")[2].lstrip()
+        rest = _options(after.lstrip())
+        if name in _OPERAND:
+            rest = rest.partition(" ")[2].lstrip()
     return rest
+
+
+def _options(rest: str, valued: frozenset[str] = _VALUED) -> str:
+    """`rest` after a wrapper's options (`-u deploy`), a bounded number of them."""
+    for _ in range(_MAX_WRAPPERS):
+        if not rest.startswith("-"):
+            break
+        option, _, after = rest.partition(" ")
+        rest = after.lstrip()
+        if option in valued:
+            rest = rest.partition(" ")[2].lstrip()
+    return rest
+
+
+def _unquoted(text: str) -> str:
+    """A command passed as one quoted word (`ssh h "sh -c \\"$X\\""`), its quotes undone."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] in "\"'" and text[-1] == text[0]:
+        inner = text[1:-1]
+        return inner.replace('\\"', '"') if text[0] == '"' else inner
+    return text
+
+
+def _remote(text: str) -> str | None:
+    """The command a runner runs elsewhere: `find -exec CMD \\;`, `ssh HOST CMD`,
+    `docker exec CONTAINER CMD`, `kubectl exec POD -- CMD`; None for any other command."""
+    word, rest = first_word(text)
+    name = word.rsplit("/", 1)[-1]
+    if name == "find":
+        at = max(rest.find(" -exec "), rest.find(" -execdir "))
+        if at < 0:
+            return None
+        run = rest[at:].lstrip().partition(" ")[2]
+        return run.rsplit(" \\;", 1)[0].rsplit(" ';'", 1)[0].removesuffix(" +")
+    if name == "ssh":
+        rest = _options(rest.lstrip(), _SSH_VALUED)
+        return _unquoted(rest.partition(" ")[2]) or None
+    if name in ("docker", "podman", "nerdctl") and rest.startswith("exec "):
+        rest = _options(rest[5:].lstrip(), _EXEC_VALUED)
+        return _unquoted(rest.partition(" ")[2]) or None
+    if name in ("kubectl", "oc") and rest.startswith("exec ") and " -- " in rest:
+        return _unquoted(rest.split(" -- ", 1)[1]) or None
+    return None
 
 
 def _inner(text: str) -> str | None:
@@ -139,6 +187,10 @@ def commands(line: str) -> list[Command]:
         if not body:
             continue
         found.append(Command(body, piped))
+        remote = _remote(body)
+        if remote is not None:
+            body = unwrap(remote)
+            found.append(Command(body, piped))
         inner = _inner(body)
         if inner is not None:
             found += [Command(unwrap(t), p) for t, p in _cut(inner)[0] if t.strip()]
