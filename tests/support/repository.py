@@ -10,10 +10,21 @@ REPO = Path(__file__).resolve().parent.parent.parent
 COPIED = ("pyproject.toml", "messages", "catalog", "generated")
 # What `doit` needs besides: its dodo.py, which runs the copy's own hookmsg from scripts/.
 WITH_DODO = (*COPIED, "dodo.py", "scripts")
+# A fresh `doit` runs every shipped guard case through the dispatcher, one process each (about
+# 25 s of CPU for the whole set on 2 cores). A copy that `doit` runs in keeps this many cases
+# per guard: the tests that run doit in copies test the task graph, while the whole set runs
+# in tests/test_guard_cases.py and in every `doit` of the checkout itself.
+CASES_PER_GUARD_IN_COPIES = 6
 
 
-def copy_repository(root: Path, names: tuple[str, ...] = COPIED) -> Path:
-    """Copy `names` (default: sources, catalogue, outputs, configuration) of this repository."""
+def copy_repository(
+    root: Path, names: tuple[str, ...] = COPIED, *, every_guard_case: bool = False
+) -> Path:
+    """Copy `names` (default: sources, catalogue, outputs, configuration) of this repository.
+
+    Where `doit` will run in the copy (`dodo.py` is among `names`), each guard case file
+    keeps its first `CASES_PER_GUARD_IN_COPIES` cases unless `every_guard_case`.
+    """
     root.mkdir()
     for name in names:
         source = REPO / name
@@ -22,7 +33,21 @@ def copy_repository(root: Path, names: tuple[str, ...] = COPIED) -> Path:
             shutil.copytree(source, root / name, ignore=ignore)
         else:
             shutil.copy2(source, root / name)
+    if "dodo.py" in names and "catalog" in names and not every_guard_case:
+        for path in sorted((root / "catalog" / "guard-cases").glob("*.toml")):
+            path.write_text(first_cases(path.read_text(encoding="utf-8")), encoding="utf-8")
     return root
+
+
+def first_cases(text: str, keep: int = CASES_PER_GUARD_IN_COPIES) -> str:
+    """A guard case file cut before its case number `keep + 1` (each case opens with a
+    `[[cases]]` line, and its sub-tables follow it, so the cut leaves valid TOML)."""
+    at = -1
+    for _ in range(keep + 1):
+        at = text.find("\n[[cases]]\n", at + 1)
+        if at < 0:
+            return text
+    return text[: at + 1]
 
 
 def outside(project: Path) -> Path:
