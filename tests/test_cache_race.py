@@ -1,4 +1,4 @@
-"""The check cache under racing edits (#16, 1(a)), as a property test.
+"""The check cache under racing edits, as a property test.
 
 Hypothesis picks an edit that breaks the tree, a command (`check` or `build`) and the
 moment the edit lands: right after the run has opened its k-th file inside the

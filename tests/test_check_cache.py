@@ -123,7 +123,7 @@ def _symlinked_message(root: Path) -> None:
 
 
 def _folder_link_in_generated(root: Path) -> None:
-    # #16 1(b): a symlinked folder inside generated/ was never entered by the fingerprint.
+    # a symlinked folder inside generated/ was never entered by the fingerprint.
     behind = root.parent / "behind"
     behind.mkdir()
     (behind / "hooks.json").write_text("{}\n", encoding="utf-8")
@@ -216,7 +216,7 @@ def _partner_behind_a_folder_link(project: Path) -> Path:
 
 
 def test_a_partner_behind_a_repointed_folder_link_is_part_of_the_key(project: Path) -> None:
-    # #16 1(d): the partner is reached through a symlinked folder inside the repository;
+    # the partner is reached through a symlinked folder inside the repository;
     # repointing the link to a folder whose partner no longer names stop.md must not be
     # answered from the cache. Each check is its own process, as in pre-commit and CI.
     def check() -> subprocess.CompletedProcess[str]:
@@ -237,7 +237,7 @@ def test_a_partner_behind_a_repointed_folder_link_is_part_of_the_key(project: Pa
 
 
 def test_a_repointed_folder_link_is_followed_anew_in_one_process(project: Path, cli: Cli) -> None:
-    # #16 1(d), in-process: a long-lived caller of the library (the `cli` fixture runs
+    # In-process: a long-lived caller of the library (the `cli` fixture runs
     # `run(argv)` in this test's process) must not answer from paths resolved by an
     # earlier check. The first check resolves `docs/partner.md` through the link; the
     # link is repointed; the second check must resolve it again and report B010.
@@ -274,7 +274,7 @@ def test_pipeline_code_and_libraries_are_part_of_the_key(
     assert not known_clean(project)
 
 
-# -- the cache records exactly what the check read (#16) ---------------------------------
+# -- the cache records exactly what the check read --------------------------------------
 
 
 def test_an_edit_while_the_check_runs_is_never_recorded_as_clean(
@@ -332,7 +332,7 @@ def test_every_file_of_the_libraries_is_part_of_the_key(
 def test_nothing_is_read_before_the_settings_are_valid(
     project: Path, cli: Cli, tmp_path: Path
 ) -> None:
-    # #16 5: with `generated = "/usr"` the fast path read 5.3 GB before K001. Here the
+    # with `generated = "/usr"` the fast path read 5.3 GB before K001. Here the
     # generated folder is set to a folder outside the repository; after a clean check
     # (so the cache has a record to compare with), no file or listing there is opened.
     elsewhere = tmp_path / "elsewhere"

@@ -1392,7 +1392,7 @@ def test_hostile_title_keeps_the_inventory_table_whole(project: Path, cli: Cli) 
     assert f"`{name}`" in rows
     for row in rows.values():
         assert len(_cells(row)) == width, row
-    # Raw HTML stays text: escaped, never a tag in the rendered table (#16).
+    # Raw HTML stays text: escaped, never a tag in the rendered table.
     assert "&lt;script&gt;" in _cells(rows[f"`{name}`"])[-1]
     assert "<script>" not in text
 

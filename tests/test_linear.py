@@ -1,4 +1,4 @@
-"""Hostile input below `max-file-bytes` validates in time linear in its size (#16, item 5).
+"""Hostile input below `max-file-bytes` validates in time linear in its size.
 
 No test here holds a run to a budget of seconds, which a busy machine would break. Each
 input is validated in this process at two sizes, and the CPU time this process spends on

@@ -1,4 +1,4 @@
-"""What the shipped messages say is true once delivered (issue 14), one test per point.
+"""What the shipped messages say is true once delivered, one test per point.
 
 PreToolUse output reaches the model after the call ran (Claude Code, Codex) and the
 dispatcher opens guard text with "This call went ahead." or "This call was refused.", so
