@@ -58,26 +58,31 @@ def alternating(
     return statistics.median(times[0]), statistics.median(times[1])
 
 
+def count_instructions(
+    command: Sequence[str], cwd: Path, stdin: bytes = b"", env: dict[str, str] | None = None
+) -> float:
+    """Instructions of one run of `command` under callgrind (children not followed)."""
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+        cwd=cwd,
+        env=ENV if env is None else env,
+        input=stdin,
+        capture_output=True,
+        check=False,
+    )
+    found = [
+        line.split()[-1].replace(",", "")
+        for line in done.stderr.decode(errors="replace").splitlines()
+        if "Collected :" in line
+    ]
+    if done.returncode or not found:
+        sys.exit(f"valgrind {' '.join(command)} failed:\n{done.stderr.decode()[-2000:]}")
+    return float(found[-1])
+
+
 def instructions(command: Sequence[str], cwd: Path, repeat: int = 3) -> float:
     """Median instruction count of `command` under callgrind (children not followed)."""
-    counts = []
-    for _ in range(repeat):
-        done = subprocess.run(
-            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
-            cwd=cwd,
-            env=ENV,
-            capture_output=True,
-            check=False,
-        )
-        found = [
-            line.split()[-1].replace(",", "")
-            for line in done.stderr.decode(errors="replace").splitlines()
-            if "Collected :" in line
-        ]
-        if done.returncode or not found:
-            sys.exit(f"valgrind {' '.join(command)} failed:\n{done.stderr.decode()[-2000:]}")
-        counts.append(float(found[-1]))
-    return statistics.median(counts)
+    return statistics.median(count_instructions(command, cwd) for _ in range(repeat))
 
 
 def row(label: str, value: float, floor: float, target: float, unit: str = "s") -> bool:

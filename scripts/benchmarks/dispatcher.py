@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmarks.common import ENV, HOOK_PYTHON, HOOKMSG, REPO, row
+from benchmarks.common import ENV, HOOK_PYTHON, HOOKMSG, REPO, count_instructions, row
 
 HEADER = "# SPDX-License-Identifier: MIT"
 WRITE_SET = (
@@ -114,28 +114,6 @@ def rusage_run(
 
 
 GNU_TIME = "/usr/bin/time"
-
-
-def count_instructions(
-    command: Sequence[str], cwd: Path, stdin: bytes, env: dict[str, str]
-) -> float:
-    """Instructions of one run of `command` under callgrind (children not followed)."""
-    done = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
-        cwd=cwd,
-        env=env,
-        input=stdin,
-        capture_output=True,
-        check=False,
-    )
-    found = [
-        line.split()[-1].replace(",", "")
-        for line in done.stderr.decode(errors="replace").splitlines()
-        if "Collected :" in line
-    ]
-    if done.returncode or not found:
-        sys.exit(f"valgrind {' '.join(command)} failed:\n{done.stderr.decode()[-2000:]}")
-    return float(found[-1])
 
 
 class Case:
