@@ -4,52 +4,28 @@ The dispatcher keeps the cap on what the harness reads (`hookmsg_dispatch/envelo
 the whole standard output (JSON envelope, ASCII-escaped) or, where the contract says
 `cap_counts = "field"`, the text it takes out of the envelope, counted in the contract's
 `cap_unit`. A message whose text alone is over that in some harness that is wired to
-deliver it would always be left out there; this rule says so at build time. The sizes
-here mirror the dispatcher's envelopes (a test holds the two to the same bytes).
+deliver it would always be left out there; this rule says so at build time, measuring
+the dispatcher's own envelopes.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 
 from hookmsg.catalogue.models import Contract, HarnessCatalogue, HookRegistry
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.harnesses.registration_plan import entries_for
 from hookmsg.messages.message import Message
-
-
-def _length(text: str, unit: str) -> int:
-    if unit == "chars" or text.isascii():
-        return len(text)
-    if unit == "utf16":
-        return len(text.encode("utf-16-le", "surrogatepass")) // 2
-    return len(text.encode("utf-8", "replace"))
-
-
-def _context_json(style: str, event: str, text: str) -> str | None:
-    data: dict[str, object]
-    if style in ("hook-specific", "gemini"):  # Gemini reads Claude Code's context shape
-        data = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
-    elif style == "additional-context":
-        data = {"additionalContext": text}
-    elif style == "additional_context":
-        data = {"additional_context": text}
-    elif style == "xcsh":
-        data = {"text": text}
-    else:
-        return None
-    return json.dumps(data, ensure_ascii=True) + "\n"
+from hookmsg_dispatch.envelope import context, length
 
 
 def answer_size(contract: Contract, event: str, text: str) -> int:
     """What the harness counts of the dispatcher's answer carrying `text` on `event`."""
     if contract.cap_counts == "field":
-        return _length(text, contract.cap_unit)
-    answer = _context_json(contract.envelope, event, text)
-    if answer is None:  # `text`: the text itself on standard output
-        return _length(text + "\n", contract.cap_unit)
-    return len(answer)
+        return length(text, contract.cap_unit)
+    if contract.envelope == "text":  # the text itself on standard output
+        return length(text + "\n", contract.cap_unit)
+    return len(context(contract.envelope, event, text))  # ASCII: every unit counts it alike
 
 
 def check(
