@@ -33,6 +33,7 @@ CORPORA = (
     "tests/guard_holdout",
     "tests/guard_regression/round-1",
     "tests/guard_regression/round-2",
+    "tests/guard_regression/round-3",
 )
 TARGET = 0.95
 

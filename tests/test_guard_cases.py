@@ -129,6 +129,37 @@ def test_a_firing_case_that_lacks_its_says_text_disagrees(
     assert result.scores["pretooluse-bash-plan-guard"].precision == 1.0
 
 
+RECORDED = """guard = "pretooluse-write-plan-guard"
+
+[[cases]]
+id = "recorded-session-paths"
+expect = "{expect}"
+contract = "claude-code"
+event = "PreToolUse"
+files = {{ "docs/plan.md" = "# Plan\\n1. Change `src/app.py`.\\n" }}
+[cases.payload]
+cwd = "/home/dev/demo"
+tool_name = "Write"
+tool_input = {{ file_path = "/home/dev/demo/{path}", content = "x = 1\\n" }}
+"""
+
+
+@pytest.mark.parametrize(("path", "expect"), [("src/other.py", "fire"), ("src/app.py", "silent")])
+def test_a_recorded_project_folder_stands_for_the_cases_project(
+    tmp_path: Path, install_root: Path, path: str, expect: str
+) -> None:
+    """Payloads recorded in a real session name its folder (`cwd`, absolute paths): the
+    runner puts the case's own project in its place, so the plan there is the one in force."""
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    text = RECORDED.format(expect=expect, path=path)
+    (folder / "pretooluse-write-plan-guard.toml").write_text(text, encoding="utf-8")
+    result = run_folder(folder, "x", install_root)
+    assert [d.render() for d in result.diagnostics] == []
+    score = result.scores["pretooluse-write-plan-guard"]
+    assert (score.fire_fired, score.silent_silent) == ((1, 0) if expect == "fire" else (0, 1))
+
+
 KNOWN = Known(
     guards=frozenset({"pretooluse-eval-guard"}),
     contracts=frozenset({"claude-code", "codex"}),

@@ -119,9 +119,29 @@ def _project(folder: Path, files: dict[str, str]) -> Path:
     return project
 
 
+def _rehomed(value: Any, recorded: str, project: str) -> Any:
+    """`value` with the recorded project folder replaced by this run's, at every depth (a
+    harness sends absolute paths, and names the folder inside commands and patches)."""
+    if isinstance(value, str):
+        return value.replace(recorded, project)
+    if isinstance(value, dict):
+        return {key: _rehomed(item, recorded, project) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_rehomed(item, recorded, project) for item in value]
+    return value
+
+
 def _payload(case: Case, project: Path, folder: Path) -> dict[str, Any]:
-    """The case's payload with what a harness always sends filled in where left out."""
+    """The case's payload with what a harness always sends filled in where left out.
+
+    A payload recorded in a real session names that session's project folder (`cwd`, and
+    absolute paths under it); the case's project is a fresh folder, so the recorded folder
+    stands for it wherever it appears.
+    """
     payload = dict(case.payload)
+    recorded = payload.get("cwd")
+    if isinstance(recorded, str) and recorded.startswith("/") and len(recorded) > 1:
+        payload = _rehomed(payload, recorded.rstrip("/"), str(project))
     if "cwd" not in payload and "workspace_roots" not in payload:
         payload["cwd"] = str(project)
     if not {"session_id", "sessionId", "conversation_id"} & set(payload):
