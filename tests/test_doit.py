@@ -124,6 +124,24 @@ def test_skill_catalogue_change_reruns_the_skill_index(built: Path) -> None:
     assert check.code == 0, check.output
 
 
+def test_an_edit_to_code_one_task_runs_reruns_that_task_even_with_its_stat_put_back(
+    built: Path,
+) -> None:
+    """The code stamp keys on the change time too: an edit that keeps the size and puts
+    the modification time back (`touch -r`, `cp -p`) still reruns the task that runs it,
+    and only that one (the module is declared as the `rules` task's own code)."""
+    path = built / "scripts/hookmsg/render/rules_table.py"
+    before = path.stat()
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith('"""`rules.md`: the table')
+    path.write_text(text.replace("the table", "THE table", 1), encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size
+    again = doit(built)
+    assert again.code == 0, again.output
+    assert again.ran == {"rules", "publish"}, again.output
+
+
 def test_doit_check_passes_clean_and_fails_on_a_hand_edit_without_writing(
     built: Path,
 ) -> None:

@@ -41,13 +41,11 @@ from hookmsg.inputs.doit_state import (
     remember,
 )
 from hookmsg.inputs.file_memo import FileMemo
-from hookmsg.inputs.sourcefiles import sourced_files  # (standard library only)
+from hookmsg.inputs.reads import code_files, run_inputs  # (standard library only)
 from hookmsg.outputs.declared import (
-    CATALOG_FILES,
     MANIFEST,
     MESSAGES,
     NOT_RUN_BY_GENERATORS,
-    OPTIONAL_CATALOG_FILES,
     OUTPUTS,
     SOURCED,
     OutputSpec,
@@ -118,28 +116,17 @@ def _as_dep(path: Path) -> str:
 PACKAGE_DIR = _as_dep(PACKAGE)
 
 
-def _listing(folder: str) -> list[str]:
-    try:
-        return os.listdir(ROOT / folder)  # noqa: PTH208 (names only, no Path objects)
-    except OSError:
-        return []  # the validate task reports a missing or unreadable folder
-
-
-MESSAGE_FILES = sorted(
-    f"{MESSAGES_DIR}/{name}" for name in _listing(MESSAGES_DIR) if name.endswith(".md")
-)
+# What this run reads (see `hookmsg.inputs.reads`: the check cache reads the same list).
+READS = run_inputs(ROOT, SETTINGS, MEMO)
+MESSAGE_FILES = READS.messages
 # An optional catalogue file that is absent is no file_dep (doit refuses a missing one);
 # which of them are present is part of the configuration below.
-CATALOG = {
-    name: f"{CATALOG_DIR}/{name}"
-    for name in CATALOG_FILES
-    if name not in OPTIONAL_CATALOG_FILES or os.path.isfile(f"{ROOT}/{CATALOG_DIR}/{name}")  # noqa: PTH113
-}
+CATALOG = READS.catalogue
 # Whatever reads the harness facts reads hookmsg's built-in file and the optional override.
 HARNESS_FILES = [_as_dep(BUILTIN_HARNESSES), *filter(None, [CATALOG.get("harnesses.toml")])]
 REGISTRATIONS = registration_files(ROOT, SETTINGS, MEMO)
 # The skill and command files that the skill catalogue's `[[sources]]` name.
-SOURCED_FILES = sourced_files(ROOT, ROOT / f"{CATALOG_DIR}/skills.toml", MEMO)
+SOURCED_FILES = READS.sourced
 remember(STATE, MEMO.fresh)
 if os.path.isdir(f"{ROOT}/.hookmsg-cache"):  # noqa: PTH112 (one stat on every run)
     from hookmsg.outputs.staging import clear_leftovers
@@ -156,50 +143,53 @@ def _files_of(spec: OutputSpec) -> list[str]:
 
 PRODUCED = {name for spec in OUTPUTS for name in _files_of(spec)}
 
-# Modules and templates that only some tasks run; every other module is shared by all.
-# `package` renders everything, so it depends on all of them.
+# Modules and templates that only some tasks run (each spec's `code`), and those no
+# generator runs; every other module is shared by all.
 USED_ONLY_BY: dict[str, set[str]] = {name: set() for name in NOT_RUN_BY_GENERATORS}
 for _spec in OUTPUTS:
     for _name in _spec.code:
         USED_ONLY_BY.setdefault(_name, set()).add(_spec.task)
-CODE = sorted(
-    posixpath.join(os.path.relpath(folder, PACKAGE).replace(os.sep, "/"), name).removeprefix("./")
-    for folder, _dirs, names in os.walk(PACKAGE)
-    if "__pycache__" not in folder
-    for name in names
-    if name.endswith((".py", ".j2"))
-)
-
-
-def _code(task: str) -> list[str]:
-    """The package modules and templates that `task` runs."""
-    return [
-        f"{PACKAGE_DIR}/{name}"
-        for name in CODE
-        if task == "package" or task in USED_ONLY_BY.get(name, {task})
-    ]
-
+# The built-in harness facts are data the tasks that read them watch as a file_dep.
+CODE = [name for name in code_files(PACKAGE) if f"{PACKAGE_DIR}/{name}" not in HARNESS_FILES]
+SHARED_CODE = [name for name in CODE if name not in USED_ONLY_BY]
 
 _STATS: dict[str, str] = {}
 
 
+def _stat_line(name: str) -> str:
+    """A module's path and stat: size, modification and change times, inode."""
+    if name not in _STATS:
+        path = f"{PACKAGE_DIR}/{name}"  # no Path objects: about 130 a run
+        try:
+            # `path` may be absolute (an installed package); the change time catches an
+            # edit that puts the size and modification time back.
+            info = os.stat(os.path.join(ROOT, path))  # noqa: PTH116, PTH118
+            _STATS[name] = (
+                f"{path} {info.st_size} {info.st_mtime_ns} {info.st_ctime_ns} {info.st_ino}"
+            )
+        except OSError:
+            _STATS[name] = f"{path} missing"
+    return _STATS[name]
+
+
+def _hash(lines: list[str]) -> str:
+    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+_SHARED_STAMP: list[str] = []
+
+
 def _code_stamp(task: str) -> str:
-    """One stamp (path, size, mtime) over the code `task` runs, for `config_changed`.
+    """One stamp over the code `task` runs, for `config_changed`.
 
     Cheaper than listing every module as a file_dep of every task (doit checks each
-    file_dep of each task on every run); an edit still changes size or mtime.
+    file_dep of each task on every run). The shared code is stamped once per run; each
+    task adds the modules only it runs.
     """
-    parts = []
-    for path in _code(task):
-        if path not in _STATS:
-            try:
-                # about 90 a run: no Path objects; `path` may be absolute (installed package)
-                info = os.stat(os.path.join(ROOT, path))  # noqa: PTH116, PTH118
-                _STATS[path] = f"{path} {info.st_size} {info.st_mtime_ns}"
-            except OSError:
-                _STATS[path] = f"{path} missing"
-        parts.append(_STATS[path])
-    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+    if not _SHARED_STAMP:
+        _SHARED_STAMP.append(_hash([_stat_line(name) for name in SHARED_CODE]))
+    own = [_stat_line(name) for name, tasks in USED_ONLY_BY.items() if task in tasks]
+    return _hash([_SHARED_STAMP[0], *own])
 
 
 def _inputs(spec: OutputSpec) -> list[str]:

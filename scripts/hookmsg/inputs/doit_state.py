@@ -19,10 +19,16 @@ from pathlib import Path
 from typing import Any
 
 from hookmsg.inputs.file_memo import SETTLE_NS, stamp_of
-from hookmsg.inputs.rules import unusable_state_file
 
 MEMO_TABLE = "hookmsg_memo"
 SQLITE_SIDE_FILES = ("-journal", "-wal", "-shm")
+
+
+def unusable_state_file(path: Path, text: str) -> Exception:
+    """K003, imported only on trouble: the rules module imports the whole code table."""
+    from hookmsg.inputs import rules
+
+    return rules.unusable_state_file(path, text)
 
 
 def _problem(path: Path) -> str | None:

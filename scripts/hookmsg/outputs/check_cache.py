@@ -4,9 +4,12 @@ A full check proves the tree clean; this module remembers the proof as one SHA-2
 every input and output it depended on (the configuration, the messages, the catalogue
 and the skill and command files it reads, every file in the generated folder, every path
 a Bindings section names, the pipeline's own code and the versions of the libraries that
-parse and render). The next check with the same fingerprint answers "clean" without
-parsing anything or importing the heavy libraries. Only clean results are remembered, so
-a cache can only ever skip work, never hide a finding.
+parse and render). The source and code files are the ones `inputs.reads` lists, the
+same list the task graph makes its file dependencies and code stamps from, and `package`
+compares these entries before and after it writes. The next check with the same
+fingerprint answers "clean" without parsing anything or importing the heavy libraries.
+Only clean results are remembered, so a cache can only ever skip work, never hide a
+finding.
 
 The cache lives outside the project (`$HOOKMSG_CACHE_DIR`, else `$XDG_CACHE_HOME/hookmsg`,
 else `~/.cache/hookmsg`), so the check still writes nothing into the tree.
@@ -20,6 +23,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import posixpath
 import stat
 import sys
 import tempfile
@@ -29,8 +33,7 @@ from pathlib import Path
 
 from hookmsg import __version__
 from hookmsg.errors import HookmsgError
-from hookmsg.inputs.sourcefiles import sourced_files
-from hookmsg.outputs.declared import CATALOG_FILES
+from hookmsg.inputs.reads import code_files, run_inputs
 from hookmsg.project.defaults import PYPROJECT
 from hookmsg.project.settings import checked_settings
 
@@ -149,21 +152,19 @@ def _library_stamps() -> list[str]:
 def entries(root: Path, referenced: Iterable[str]) -> Entries:
     """Everything a full check depends on, read once. Raises OSError or ConfigError."""
     settings = checked_settings(root)  # raises before any configured path is read
+    reads = run_inputs(root, settings)  # the same list the task graph watches
     found: Entries = {}
     found["config"] = _file_entry(root / PYPROJECT)
     messages = root / settings["messages"]
     found["messages-folder"] = _listing(messages) if messages.is_dir() else ("absent", 0)
-    for path in sorted(messages.glob("*.md")) if messages.is_dir() else []:
-        found["message:" + path.name] = _file_entry(path)
-    for name in CATALOG_FILES:
-        found["catalog:" + name] = _file_entry(root / settings["catalog"] / name)
+    for text in reads.messages:
+        found["message:" + posixpath.basename(text)] = _file_entry(root / text)
+    for name, text in reads.catalogue.items():
+        found["catalog:" + name] = _file_entry(root / text)
     # The skill and command files the catalogue's [[sources]] name, and their listing
     # (a file added to or removed from a source folder changes the index).
-    skills = root / settings["catalog"] / "skills.toml"
-    inside = os.path.realpath(skills).startswith(os.path.realpath(root) + os.sep)
-    sourced = sourced_files(root, skills) if inside else []  # never read outside the root
-    found["sourced-listing"] = ("\n".join(sourced), 0)
-    for text in sourced:
+    found["sourced-listing"] = ("\n".join(reads.sourced), 0)
+    for text in reads.sourced:
         found["sourced:" + text] = _file_entry(root / text)
     generated = root / settings["generated"]
     found["generated-folder"] = _listing(generated)
@@ -180,12 +181,9 @@ def fingerprint_of(found: Entries) -> str:
     digest = hashlib.sha256()
     digest.update(f"hookmsg {__version__} python {sys.version}".encode())
     digest.update("\n".join(_library_stamps()).encode("utf-8", "surrogateescape"))
-    for path in sorted(PACKAGE.rglob("*")):
-        # `.toml`: the built-in harness facts (data/harnesses.toml) are code too.
-        if path.suffix in (".py", ".j2", ".toml") and "__pycache__" not in path.parts:
-            label = "code:" + path.relative_to(PACKAGE).as_posix()
-            digest.update(f"\0{label}\0".encode())
-            digest.update(path.read_bytes())
+    for name in code_files(PACKAGE):  # the built-in harness facts (data/) are code too
+        digest.update(f"\0code:{name}\0".encode("utf-8", "surrogateescape"))
+        digest.update((PACKAGE / name).read_bytes())
     for label in sorted(found):
         digest.update(f"\0{label}\0{found[label][0]}".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()

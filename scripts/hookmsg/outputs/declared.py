@@ -1,8 +1,9 @@
 """One declaration of every output: what each generator reads, runs and writes.
 
-`dodo.py` derives its tasks from `OUTPUTS` (names, file dependencies, targets), the
-writer and the check derive the files they render and compare (`outputs.py`), and the
-check cache fingerprints the inputs named here. Adding an output is one entry here.
+`dodo.py` derives its tasks from `OUTPUTS` (names, file dependencies, targets, the code
+each task alone runs), and the writer and the check derive the files they render and
+compare (`generated.py`). The files these outputs read are listed once, for the task
+graph and the check cache alike, in `inputs.reads`. Adding an output is one entry here.
 
 Kept to the standard library: `dodo.py` reads it on every `doit`.
 """
@@ -17,16 +18,15 @@ from typing import Any
 
 from hookmsg.harnesses.files import BUILTIN_HARNESSES, OVERRIDE_NAME, merged_harnesses
 from hookmsg.inputs.file_memo import FileMemo
+from hookmsg.inputs.reads import CATALOG_FILES
 
 # The manifest of outputs: every file the last build wrote into the generated folder.
 # Build removes a stale file only if this list (or its own temporary-file pattern) names it.
 MANIFEST = "outputs.json"
-# Every catalogue file; `reads` entries name them, or "messages" (every message file).
-# `harnesses.toml` is the optional override of hookmsg's built-in harness facts
-# (`harness_files.BUILTIN_HARNESSES`); whatever reads it reads the built-in file too.
-CATALOG_FILES = ("hooks.toml", "harnesses.toml", "skills.toml", "guards.toml")
-# The catalogue files a repository may leave out.
-OPTIONAL_CATALOG_FILES = ("harnesses.toml",)
+# `reads` entries name catalogue files (`inputs.reads.CATALOG_FILES`), or "messages"
+# (every message file). `harnesses.toml` is the optional override of hookmsg's built-in
+# harness facts (`harnesses.files.BUILTIN_HARNESSES`); whatever reads it reads the
+# built-in file too.
 MESSAGES = "messages"
 # The skill and command files named by the skill catalogue's `[[sources]]` tables.
 SOURCED = "sourced"
@@ -212,35 +212,44 @@ def survey(folder: Path, produced: set[str]) -> Leftovers:
     if folder.is_symlink() or not folder.is_dir():
         return Leftovers()
     previous = previous_outputs(folder)
-    stale: list[Path] = []
-    foreign: list[Path] = []
-    links: list[Path] = []
-    for here, dirs, names in os.walk(folder, followlinks=False):
-        base = Path(here)
-        for name in list(dirs):
-            if (base / name).is_symlink():
-                links.append(base / name)
-                dirs.remove(name)
-        for name in names:
-            path = base / name
-            relative = path.relative_to(folder).as_posix()
-            try:
-                mode = path.lstat().st_mode
-            except FileNotFoundError:
-                continue  # gone since the listing (a build's temporary, renamed)
-            if stat.S_ISLNK(mode):
-                links.append(path)
-            elif relative in produced:
-                continue
-            elif stat.S_ISREG(mode) and (relative in previous or is_own_temporary(name)):
-                stale.append(path)
-            else:
-                foreign.append(path)
+    found: dict[str, list[Path]] = {"stale": [], "foreign": [], "links": []}
+    _sort_entries(str(folder), "", produced, previous, found)
 
     def order(paths: list[Path]) -> tuple[Path, ...]:
         return tuple(sorted(paths, key=lambda p: p.as_posix()))
 
-    return Leftovers(order(stale), order(foreign), order(links))
+    return Leftovers(order(found["stale"]), order(found["foreign"]), order(found["links"]))
+
+
+def _sort_entries(
+    here: str, prefix: str, produced: set[str], previous: set[str], found: dict[str, list[Path]]
+) -> None:
+    """One folder of `survey`, by its directory entries (their kinds need no stat each).
+
+    No Path object for a produced file: this runs on every `doit`.
+    """
+    try:
+        with os.scandir(here) as entries:
+            listed = list(entries)
+    except OSError:
+        return  # gone since it was listed (a build's folder, replaced)
+    for entry in listed:
+        relative = prefix + entry.name
+        try:
+            if entry.is_symlink():
+                found["links"].append(Path(entry.path))
+            elif entry.is_dir(follow_symlinks=False):
+                _sort_entries(entry.path, relative + "/", produced, previous, found)
+            elif relative in produced:
+                continue
+            elif entry.is_file(follow_symlinks=False) and (
+                relative in previous or is_own_temporary(entry.name)
+            ):
+                found["stale"].append(Path(entry.path))
+            else:
+                found["foreign"].append(Path(entry.path))
+        except OSError:
+            continue  # gone since the listing (a build's temporary, renamed)
 
 
 def registration_files(
