@@ -273,3 +273,14 @@ def test_a_payload_style_module_and_the_payload_argument(root: Path, env: Any) -
         + "\n\n"
         + _procedure(root, DEPENDENCY)
     }
+
+
+def test_backticks_stay_in_prose_and_become_quotes_in_a_code_span() -> None:
+    template = 'The question "{{ question }}" names `{{ path }}`.'
+    value = "Rename `tenant_id` on `orders`?"
+    filled = fill(template, {"question": value, "path": "a`b`c"})
+    assert '"Rename `tenant_id` on `orders`?"' in filled
+    assert "`a'b'c`" in filled
+    # One backtick alone would open a code span that swallows the rest of the advisory.
+    alone = fill(template, {"question": "Use `x?", "path": "p"})
+    assert alone.startswith('The question "Use \'x?"')

@@ -31,17 +31,22 @@ _REMOVED = dict.fromkeys(
         0xFEFF,
     )
 )
-_TABLE = {**_REMOVED, **_SPACES, ord("`"): "'"}
+_TABLE = {**_REMOVED, **_SPACES}
 
 
-def sanitise(value: str, limit: int = VALUE_LIMIT) -> str:
-    """A placeholder value fit to quote: one line, no hidden characters, no backticks."""
+def sanitise(value: str, limit: int = VALUE_LIMIT, in_code: bool = True) -> str:
+    """A placeholder value fit to quote: one line, no hidden characters, and no backtick
+    that could end the code span around it (`in_code`) or open one it never closes: in
+    prose, a value's paired backticks (a question naming `tenant_id`) are kept as written."""
     clean = str(value).translate(_TABLE).strip()
+    if in_code or clean.count("`") % 2:
+        clean = clean.replace("`", "'")
     return clean if len(clean) <= limit else clean[: limit - 1] + ELLIPSIS
 
 
 def fill(template: str, values: Mapping[str, str]) -> str:
-    """`template` with each `{{ name }}` replaced by its sanitised value.
+    """`template` with each `{{ name }}` replaced by its sanitised value (inside a code
+    span of the template, a value's backticks become quotes).
 
     KeyError when a placeholder has no value: the caller drops the message.
     """
@@ -54,7 +59,8 @@ def fill(template: str, values: Mapping[str, str]) -> str:
             parts.append(template[position:])
             return "".join(parts)
         name = template[start + 2 : end].strip()
-        parts += [template[position:start], sanitise(values[name])]
+        in_code = template.count("`", 0, start) % 2 == 1
+        parts += [template[position:start], sanitise(values[name], in_code=in_code)]
         position = end + 2
 
 

@@ -101,6 +101,10 @@ class Language(BaseModel):
     )
     strings: list[Delimiter] = Field(default_factory=list, max_length=8)
     command_start: bool = Field(False, alias="command-start")
+    # Whole file names of the language, for files without an extension (`Jenkinsfile`).
+    files: list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.+-]{1,40}$")]] = Field(
+        default_factory=list
+    )
 
 
 class EvalData(GuardEntry):
@@ -111,6 +115,13 @@ class EvalData(GuardEntry):
     interpreters: dict[Glob, str] = Field(default_factory=dict)
     justification: Regex = r"(?i)\btrusted:"
     workflow_expressions: Regex | None = Field(None, alias="workflow-expressions")
+    # CI and build files (a name glob) -> how their shell lines are found (guards/buildfiles).
+    build_files: dict[Glob, Literal["yaml", "make", "run", "recipe"]] = Field(
+        default_factory=dict, alias="build-files"
+    )
+    script_keys: list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,40}$")]] = Field(
+        default_factory=list, alias="script-keys"
+    )
 
 
 # A file kind: an extension (`.py`), or a whole file name without one (`Makefile`).

@@ -94,3 +94,21 @@ def extension(relative: str) -> str:
     name = relative.rsplit("/", 1)[-1]
     dot = name.rfind(".")
     return name[dot:].lower() if dot > 0 else ""
+
+
+def format_of(files: Mapping[str, Any], relative: str) -> str | None:
+    """The value of the first name glob (`*.yml`, `Makefile`, `Dockerfile.*`) in `files`
+    that the file's name matches: string tests only, no `fnmatch` (and no `re`) to load."""
+    name = relative.rsplit("/", 1)[-1]
+    for glob, kind in files.items():
+        if not isinstance(kind, str):
+            continue
+        if glob.startswith("*"):
+            same = name.endswith(glob[1:])
+        elif glob.endswith("*"):
+            same = name.startswith(glob[:-1])
+        else:
+            same = name == glob
+        if same:
+            return kind
+    return None

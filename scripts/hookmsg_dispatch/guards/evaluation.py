@@ -5,7 +5,8 @@ Data: `languages` (name -> `extensions`, `comment` prefix, optional `block-comme
 for a shell, whose primitives are matched at the start of each simple command and pipeline),
 `commands` (tool -> language, e.g. Bash -> shell), `interpreters` (program -> language: the
 code of a `python -c` / `node -e` one-liner is read as that language) and `justification`
-(a pattern that, in a comment on the primitive's line or the line above, marks it reviewed).
+(a pattern that, in a comment on the primitive's line or the line above, marks it reviewed),
+`build-files` and `script-keys` (the shell lines of CI and build files, `guards/buildfiles`).
 
 A file's language follows its extension; only lines the call adds are scanned (for a Write
 over an existing file, lines already on disk are not new). Text inside string literals,
@@ -18,6 +19,7 @@ from __future__ import annotations
 from hookmsg_dispatch.guards.common import (
     MAX_READ_BYTES,
     extension,
+    format_of,
     pattern,
     project_changes,
     strings,
@@ -43,9 +45,13 @@ _WINDOW = 3
 _CODE_OPTIONS = ("-c", "-e", "-E", "-r", "--eval", "-p", "--print", "-Command", "-command")
 
 
-def _language_for(languages: dict[str, Any], ext: str) -> dict[str, Any] | None:
+def _language_for(languages: dict[str, Any], ext: str, path: str = "") -> dict[str, Any] | None:
+    """The language of a file: by its extension, or by its whole name (`files`: Jenkinsfile)."""
+    name = path.rsplit("/", 1)[-1]
     for spec in languages.values():
-        if isinstance(spec, dict) and ext in spec.get("extensions", ()):
+        if isinstance(spec, dict) and (
+            ext in spec.get("extensions", ()) or (name and name in spec.get("files", ()))
+        ):
             return spec
     return None
 
@@ -335,6 +341,19 @@ def _command_hit(
     return _written_code(shell_text, docs, data, justification)
 
 
+def _in_file(project: Project, relative: str, change: FileChange) -> tuple[str, set[int], bool]:
+    """The text to read for a change (for an edit, the whole file as it will be: a YAML
+    key's block needs the lines above the edit), the 0-based lines of it the change adds,
+    and whether their file lines are known."""
+    wanted, base, placed = _added(project, relative, change)
+    text = change.after
+    if placed and change.before:
+        disk = project.read_text(relative, MAX_READ_BYTES) or ""
+        text = disk.replace(change.before, change.after, 1)
+        wanted = {base + n for n in wanted}
+    return text, wanted, placed
+
+
 def _workflow_hit(
     project: Project, relative: str, change: FileChange, data: Mapping[str, Any]
 ) -> dict[str, str] | None:
@@ -346,17 +365,33 @@ def _workflow_hit(
 
     if not workflow.is_workflow(relative):
         return None
-    wanted, base, placed = _added(project, relative, change)
-    text = change.after
-    if placed and change.before:  # an edit: read its lines in the whole file, for the block
-        disk = project.read_text(relative, MAX_READ_BYTES) or ""
-        text = disk.replace(change.before, change.after, 1)
-        wanted = {base + n for n in wanted}
+    text, wanted, placed = _in_file(project, relative, change)
     number = workflow.injection(text, wanted, pattern(source))
     if number is None:
         return None
     where = f"{relative}:{number + 1}" if placed else relative
     return {"primitive": "${{ }} expression in a workflow script", "location": where}
+
+
+def _build_file_hit(
+    project: Project, relative: str, change: FileChange, data: Mapping[str, Any], justified: Any
+) -> dict[str, str] | None:
+    """A shell primitive (`sh -c "...$VAR..."`, `eval "$(TASK)"`) the change adds to a
+    shell line of a CI or build file: a pipeline's script, a recipe, a `RUN`."""
+    kind = format_of(table(data, "build-files"), relative)
+    spec = table(data, "languages").get("shell")
+    if kind is None or not isinstance(spec, dict):
+        return None
+    from hookmsg_dispatch.guards import buildfiles
+
+    text, wanted, placed = _in_file(project, relative, change)
+    keys = frozenset(strings(data, "script-keys"))
+    for number, line in buildfiles.shell_lines(kind, text, keys):
+        found = _shell_command(line, spec, data, justified) if number in wanted else None
+        if found is not None:
+            where = f"{relative}:{number + 1}" if placed else relative
+            return {"primitive": found[0], "location": where}
+    return None
 
 
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
@@ -371,10 +406,12 @@ def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dic
             if found is not None:
                 return found
     for project, relative, change in project_changes(call, root):
-        injected = _workflow_hit(project, relative, change, data)
+        injected = _workflow_hit(project, relative, change, data) or _build_file_hit(
+            project, relative, change, data, justification
+        )
         if injected is not None:
             return injected
-        spec = _language_for(languages, extension(relative))
+        spec = _language_for(languages, extension(relative), relative)
         if spec is None:
             continue
         wanted, base, placed = _added(project, relative, change)

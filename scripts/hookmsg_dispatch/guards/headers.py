@@ -19,7 +19,8 @@ carries (none at all, or another licence id; the comment style may differ). A fi
 written by Write, a patch's Add File, or an Edit with an empty `old_string` of a path that does
 not exist; an empty new file needs no header. An edit fires when the file's notice before the
 edit differs from its notice after it: a notice line removed, changed (a year, a holder, the
-licence id), added, or moved below code.
+licence id), added, or moved below code; or when it removes or changes any other worded line
+of a comment paragraph holding a notice line (the rest of an Apache or MIT text).
 """
 
 from __future__ import annotations
@@ -106,33 +107,41 @@ def _is_line_comment(text: str, prefixes: tuple[str, ...]) -> bool:
     return False
 
 
-def region(text: str, syntax: Syntax) -> list[str]:
-    """The stripped lines of the leading comment region of `text` (bounded, linear)."""
+def paragraphs(text: str, syntax: Syntax) -> list[list[str]]:
+    """The stripped lines of the leading comment region of `text`, in paragraphs: a blank
+    line outside a block comment ends one (bounded, linear)."""
     prefixes, blocks = syntax
     lines = text.lstrip("\ufeff").split("\n", _REGION_LINES)[:_REGION_LINES]
-    found: list[str] = []
+    found: list[list[str]] = [[]]
     closing = ""
     for count, raw in enumerate(lines):
         line = raw.strip().lstrip("\ufeff")
         if closing:
-            found.append(line)
+            found[-1].append(line)
             if closing in line:
                 closing = ""
             continue
-        if count < 2 and not found and _is_preamble(line):
+        if count < 2 and not found[-1] and len(found) == 1 and _is_preamble(line):
             continue
         if not line:
+            if found[-1]:
+                found.append([])
             continue
         block = next((pair for pair in blocks if line.startswith(pair[0])), None)
         if block is not None:
-            found.append(line)
+            found[-1].append(line)
             if block[1] not in line[len(block[0]) :]:
                 closing = block[1]
             continue
         if not _is_line_comment(line, prefixes):
             break
-        found.append(line)
-    return found
+        found[-1].append(line)
+    return [lines for lines in found if lines]
+
+
+def region(text: str, syntax: Syntax) -> list[str]:
+    """The stripped lines of the leading comment region of `text` (bounded, linear)."""
+    return [line for paragraph in paragraphs(text, syntax) for line in paragraph]
 
 
 def _licence(line: str, header: Pattern[str]) -> str | None:
@@ -256,16 +265,41 @@ def _write_header(call: Call, data: Mapping[str, Any], root: str) -> dict[str, s
     return None
 
 
+def _notice_patterns(data: Mapping[str, Any]) -> tuple[Pattern[str], Pattern[str]]:
+    source = data.get("notice")
+    return pattern(str(data.get("header", ""))), pattern(
+        source if isinstance(source, str) else DEFAULT_NOTICE
+    )
+
+
 def notice(text: str, syntax: Syntax, data: Mapping[str, Any]) -> list[str]:
     """The licence notice lines of a file's leading comment region, in order."""
-    header = pattern(str(data.get("header", "")))
-    source = data.get("notice")
-    other = pattern(source if isinstance(source, str) else DEFAULT_NOTICE)
+    header, other = _notice_patterns(data)
     return [
         line
         for line in region(text, syntax)
         if header.search(line) is not None or other.search(line) is not None
     ]
+
+
+def notice_block(text: str, syntax: Syntax, data: Mapping[str, Any]) -> list[str]:
+    """The worded lines of every leading comment paragraph holding a notice line: the whole
+    licence text (Apache's `Unless required by applicable law ...` too), not only the lines
+    that name a copyright or licence."""
+    header, other = _notice_patterns(data)
+    return [
+        line
+        for paragraph in paragraphs(text, syntax)
+        if any(header.search(ln) is not None or other.search(ln) is not None for ln in paragraph)
+        for line in paragraph
+        if not _is_bare(line)
+    ]
+
+
+def _lost(before: list[str], after: list[str]) -> str | None:
+    """The first line of the notice block `before` that the block `after` no longer holds."""
+    kept = set(after)
+    return next((line for line in before if line not in kept), None)
 
 
 def _changed_line(before: list[str], after: list[str]) -> str:
@@ -279,7 +313,8 @@ def _changed_line(before: list[str], after: list[str]) -> str:
 def _edited_notice(
     project: Project, relative: str, change: FileChange, syntax: Syntax, data: Mapping[str, Any]
 ) -> str | None:
-    """The notice line an edit removes or alters, or None when the notice stays as it was."""
+    """The notice line an edit removes or alters, or None when the notice stays as it was:
+    a line naming the copyright or licence, or any other line of the licence text."""
     disk = project.read_text(relative, MAX_READ_BYTES)
     old_text = change.before or ""
     if disk is None:  # the file cannot be read: judge the edit's own lines
@@ -288,6 +323,7 @@ def _edited_notice(
     old = notice(disk, syntax, data)
     if not old:
         return None  # a file without a header (adding one is not this guard's concern)
+    block = notice_block(disk, syntax, data)
     at = disk.find(old_text)
     if at >= 0:
         head = (
@@ -296,12 +332,13 @@ def _edited_notice(
         new = notice(head, syntax, data)
         if new != old:
             return _changed_line(old, new)
-        return _moved_down(disk, head, syntax, data, relative.rsplit("/", 1)[-1])
+        lost = _lost(block, notice_block(head, syntax, data))
+        return lost or _moved_down(disk, head, syntax, data, relative.rsplit("/", 1)[-1])
     # The edit cannot be placed in the file (a patch's several hunks): its own lines decide.
-    ours = set(old)
+    ours = set(block)
     kept = {line.strip() for line in change.after.split("\n")}
-    lost = (line.strip() for line in old_text.split("\n"))
-    return next((line for line in lost if line in ours and line not in kept), None)
+    lost_lines = (line.strip() for line in old_text.split("\n"))
+    return next((line for line in lost_lines if line in ours and line not in kept), None)
 
 
 def _moved_down(

@@ -3,8 +3,9 @@
 A plan is in force when one of the data's `plans` locations (project-relative, first found
 wins) is a readable file in the project. A file change is covered when the plan names its
 project-relative path or one of its parent folders (a folder may be written `src`, `src/` or
-`src/**`); the plan file itself and the `exempt` notes files are always covered. A command is
-covered when the plan names each matched action (`commands`: name -> regular expression
+`src/**`), or a glob it names matches the path (`src/**/*.tsx`, `tests/test_?.py`,
+`src/{api,web}/`); the plan file itself and the `exempt` notes files are always covered.
+A command is covered when the plan names each matched action (`commands`: name -> regular expression
 matched at the start of a simple command), e.g. "git push": the name the advisory shows as
 `action`, so adding exactly that name to the plan silences the guard.
 """
@@ -53,7 +54,7 @@ def names_path(plan: str, path: str) -> bool:
     if "/" not in path and "." not in path:
         # A bare word (`tests`, `src`) is a path only written as one: `tests/` or `tests`
         # in backticks; the word in prose ("add tests") names no folder.
-        end = r"(?![\w/*-]|\.[\w/-])"
+        end = r"(?![\w/*{?-]|\.[\w/-])"
         regex = r"(?<![\w./-])(?:\./)?" + name + r"/\**" + end + r"|`(?:\./)?" + name + r"/?`"
         # Alone in a table cell or as a list item (`| Makefile |`, `- tests: ...`), it is one.
         regex += r"|\|[ \t]*" + name + r"[ \t]*\||^[ \t]*(?:[-*+]|\d+[.)])[ \t]+" + name
@@ -61,7 +62,7 @@ def names_path(plan: str, path: str) -> bool:
         if _file_like(path):  # `Makefile`, `LICENSE`, `CMakeLists`: no prose word
             regex += r"|(?<![\w./-])" + name + end
         return re.search(regex, plan, re.MULTILINE) is not None
-    regex = r"(?<![\w./-])(?:\./)?" + name + r"(?:/\**)?(?![\w/*-]|\.[\w/-])"
+    regex = r"(?<![\w./-])(?:\./)?" + name + r"(?:/\**)?(?![\w/*{?-]|\.[\w/-])"
     return re.search(regex, plan) is not None
 
 
@@ -75,11 +76,44 @@ def _file_like(word: str) -> bool:
 
 
 def globs_in(plan: str) -> list[str]:
-    """The glob patterns a plan names (`src/**/*.py`, `tests/*`), sentence ends trimmed."""
+    """The glob patterns a plan names (`src/**/*.tsx`, `tests/test_?.py`, `src/{api,web}/`),
+    sentence ends trimmed: a word holding `*`, `?` or a `{a,b}` choice."""
     import re
 
-    found = re.findall(r"(?<![\w./*-])[\w./-]*\*[\w./*-]*", plan)
-    return [glob.rstrip(".,;:") for glob in found if glob.strip("*./")]
+    found = re.findall(r"(?<![\w./*?{}-])[\w./{},?-]*[*?{][\w./*?{},-]*", plan)
+    globs = [glob.rstrip(".,;:?") for glob in found]
+    return [g for g in globs if g.strip("*./") and _wild(g)]
+
+
+def _wild(glob: str) -> bool:
+    return "*" in glob or "?" in glob or ("{" in glob and "," in glob)
+
+
+def glob_regex(glob: str) -> str:
+    """A plan's glob as a regular expression over a project-relative path: `*` and `?`
+    stay within one folder, `**` spans folders (`src/**/*.tsx` holds `src/a.tsx` too),
+    `{a,b}` is either. A glob without a `/` (`*.md`) matches a file's name in any folder."""
+    import re
+
+    parts: list[str] = [] if "/" in glob.strip("/") else ["(?:.*/)?"]
+    index, depth = (2 if glob.startswith("./") else 0), 0
+    while index < len(glob):
+        char = glob[index]
+        if glob.startswith("**/", index):
+            parts.append("(?:.*/)?")
+            index += 3
+            continue
+        if glob.startswith("**", index):
+            parts.append(".*")
+            index += 2
+            continue
+        if char in "{,}" and (char == "{" or depth):
+            depth += {"{": 1, "}": -1}.get(char, 0)
+            parts.append({"{": "(?:", "}": ")", ",": "|"}[char])
+        else:
+            parts.append({"*": "[^/]*", "?": "[^/]"}.get(char) or re.escape(char))
+        index += 1
+    return "".join(parts) + ")" * depth + ("(?:/.*)?" if glob.endswith("/") else "")
 
 
 def covered(plan: str, relative: str, globs: list[str] | None = None) -> bool:
@@ -88,9 +122,9 @@ def covered(plan: str, relative: str, globs: list[str] | None = None) -> bool:
     parts = relative.split("/")
     if any(names_path(plan, "/".join(parts[:end])) for end in range(len(parts), 0, -1)):
         return True
-    import fnmatch
+    import re
 
-    return any(fnmatch.fnmatchcase(relative, glob) for glob in globs or ())
+    return any(re.fullmatch(glob_regex(glob), relative) is not None for glob in globs or ())
 
 
 def names_command(plan: str, name: str) -> bool:
