@@ -61,8 +61,14 @@ def _cases(path: Path) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("folder", CORPORA, ids=[folder.name for folder in CORPORA])
 def test_one_file_per_wired_guard(folder: Path) -> None:
+    """The held-out corpus measures every guard; a regression round keeps the files of the
+    guards whose held-out file it retired (one guard's file may retire before the others)."""
     files = sorted(folder.glob("*.toml"))
-    assert {path.stem for path in files} == set(WIRED)
+    stems = {path.stem for path in files}
+    if folder == CORPORA[0]:
+        assert stems == set(WIRED)
+    else:
+        assert stems and stems <= set(WIRED)
     for path in files:
         assert _load(path)["guard"] == path.stem, path.name
 
