@@ -100,6 +100,8 @@ def test_message_body_change_reruns_its_dependents_only(
     assert {"validate", "advisories", "inventory"} <= again.ran, again.output
     assert "skill_index" in again.up_to_date, again.output
     assert "skill_index" not in again.ran, again.output
+    # The guard cases run only guards: a message that is none leaves them be.
+    assert "guard_cases" in again.up_to_date, again.output
     now = files_under(built / "generated")
     assert now["skill-index.md"] == committed["skill-index.md"]
     assert now["hook-message-inventory.json"] != committed["hook-message-inventory.json"]
@@ -107,6 +109,13 @@ def test_message_body_change_reruns_its_dependents_only(
     assert check.code == 0, check.output
     third = doit(built)
     assert third.ran == set(), third.output
+
+
+def test_a_guard_message_edit_reruns_the_guard_cases(built: Path) -> None:
+    insert_before_bindings(built / "messages/pretooluse-eval-guard.md", "One more sentence.")
+    again = doit(built)
+    assert again.code == 0, again.output
+    assert {"validate", "dispatch_table", "guard_cases"} <= again.ran, again.output
 
 
 def test_skill_catalogue_change_reruns_the_skill_index(built: Path) -> None:

@@ -390,14 +390,21 @@ def _generator_task(spec: OutputSpec) -> dict[str, Any]:
     }
 
 
+def _guard_cases_task() -> dict[str, Any]:
+    from hookmsg.install.guard_case_task import guard_cases_task  # the guards' cases (stdlib-light)
+
+    table = next(spec for spec in OUTPUTS if spec.task == "dispatch_table")
+    sources = [path for path in _inputs(table) if path not in MESSAGE_FILES]
+    configuration = f"{_CONFIGURATION} {_code_stamp(table.task)}"
+    return guard_cases_task(ROOT, CATALOG_DIR, MESSAGES_DIR, sources, configuration)
+
+
 def _tasks() -> Iterator[dict[str, Any]]:
     """Every task of the graph, each under its own name (`basename`)."""
     yield _validate_task()
     for spec in OUTPUTS:
         yield _generator_task(spec)
-    from hookmsg.install.guard_case_task import guard_cases_task  # the guards' cases (stdlib-light)
-
-    yield guard_cases_task(ROOT, CATALOG_DIR, GENERATED_DIR, MESSAGES_DIR)
+    yield _guard_cases_task()
     yield {
         "basename": "publish",
         "doc": "Replace the generated folder whole with what this run's tasks staged.",

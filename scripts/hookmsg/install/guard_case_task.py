@@ -66,11 +66,26 @@ def _action(root: Path, catalog: str) -> Any:
     return TaskFailed("a guard case disagrees with the dispatcher (see above)") if code else None
 
 
-def guard_cases_task(root: Path, catalog: str, generated: str, messages: str) -> dict[str, Any]:
-    """The task: reruns when a case file, the dispatcher, the table or a message changes."""
+def guard_cases_task(
+    root: Path, catalog: str, messages: str, table_sources: list[str], configuration: str
+) -> dict[str, Any]:
+    """The task: reruns when a case file, the dispatcher, a guard's message or what the
+    table's guard data is made of changes.
+
+    Not on every message edit: a case runs only its guard, and the table's entry for any
+    other message is never read then. So the task depends on the sources of the dispatch
+    table (`table_sources`: the catalogue and harness files; `configuration`: a stamp of
+    the settings and the table's code) and on the guards' own messages, not on the
+    generated table, whose bytes change with every message's digest.
+    """
     from doit.tools import config_changed
 
     cases = _files(root, f"{catalog}/guard-cases", ".toml")
+    guard_messages = [
+        f"{messages}/{Path(case).stem}.md"
+        for case in cases
+        if (root / messages / f"{Path(case).stem}.md").is_file()
+    ]
     return {
         "basename": TASK,
         "doc": "Run every guard case through the packaged dispatcher; fail on a disagreement.",
@@ -78,10 +93,12 @@ def guard_cases_task(root: Path, catalog: str, generated: str, messages: str) ->
         "file_dep": [
             *cases,
             *_files(root, "scripts/hookmsg_dispatch", ".py"),
-            *_files(root, messages, ".md"),
-            f"{generated}/dispatch-table.json",
+            *guard_messages,
+            *table_sources,
         ],
         "task_dep": ["dispatch_table"],
-        "uptodate": [config_changed(" ".join(cases))],
+        # One config_changed per task (doit keeps them under one key); the list of case
+        # files is in it, since doit does not rerun a task whose file_dep was removed.
+        "uptodate": [config_changed(f"{configuration} {' '.join(cases)}")],
         "verbosity": 2,
     }
