@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 from hookmsg.catalogue.models import PartialCatalogue
 from hookmsg.diagnostics import Diagnostic
@@ -43,9 +42,6 @@ class ProjectFacts:
     skill_index_budget: int
     # The cap on what a harness reads per call (`delivered-cap`).
     delivered_cap: int = 10_000
-    # The guard case files (`catalog/guard-cases/`) and that folder as shown (None: none).
-    guard_cases: Path | None = None
-    guard_cases_display: str = ""
 
 
 def messages(facts: ProjectFacts) -> list[Diagnostic]:
@@ -144,14 +140,13 @@ def envelope_cap(facts: ProjectFacts) -> list[Diagnostic]:
 def guard_case_files(facts: ProjectFacts) -> list[Diagnostic]:
     """U009: every guard case file reads as cases for a wired guard, a harness contract and
     a registry event (the guard_cases task then runs them through the dispatcher)."""
-    from hookmsg.catalogue.rules.guard_cases import check_folder
+    from hookmsg.catalogue.rules.guard_cases import check_case_files
 
     catalogue = facts.catalogue
-    if facts.guard_cases is None or catalogue.registry is None or catalogue.harnesses is None:
+    files = catalogue.guard_cases
+    if files is None or catalogue.registry is None or catalogue.harnesses is None:
         return []
-    return check_folder(
-        facts.guard_cases, facts.guard_cases_display, catalogue.registry, catalogue.harnesses
-    )
+    return check_case_files(files, catalogue.registry, catalogue.harnesses)
 
 
 Family = Callable[[ProjectFacts], list[Diagnostic]]

@@ -22,6 +22,7 @@ from hookmsg.inputs import rules as files
 from hookmsg.inputs.paths import is_inside, one_run, real
 from hookmsg.inputs.source import SourceText, read_source
 from hookmsg.messages.message import Message, is_repository_path, parse_message, parse_text
+from hookmsg.messages.referenced import look_up
 from hookmsg.messages.rules.family import MessageContext, check_message
 from hookmsg.pipeline.families import ProjectFacts, check_project
 from hookmsg.pipeline.loading import load_catalogue
@@ -124,11 +125,10 @@ class Workspace:
         return MessageContext(
             licence_line=settings.licence_line,
             delivered_cap=settings.delivered_cap,
-            root=self.project.root,
             registered=registered,
             placeholders=dict(guard.placeholders) if guard is not None else None,
             planned_paths=frozenset({self.project.relative(self.skill_index_path)}),
-            message_at=self.message_at,
+            referenced=look_up(message, self.project.root, self.message_at),
         )
 
 
@@ -261,8 +261,6 @@ def _validate_workspace(workspace: Workspace) -> list[Diagnostic]:
         skills_display=project.relative(project.catalog_file("skills.toml")),
         skill_index_budget=project.settings.skill_index_budget,
         delivered_cap=project.settings.delivered_cap,
-        guard_cases=project.catalog_dir / "guard-cases",
-        guard_cases_display=project.relative(project.catalog_dir / "guard-cases"),
     )
     found = [*workspace.diagnostics, *check_project(facts)]
     return sort_diagnostics(found)
