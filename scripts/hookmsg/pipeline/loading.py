@@ -53,8 +53,11 @@ def load_catalogue(project: Project) -> PartialCatalogue:
     path = project.catalog_file("guards.toml")
     catalogue.guards = load_guards(path, project.relative(path), max_bytes, project.root)
     catalogue.diagnostics += catalogue.guards.diagnostics
-    folder = project.catalog_dir / "guard-cases"
-    catalogue.guard_cases = read_case_files(folder, project.relative(folder))
+    if catalogue.registry is not None and catalogue.harnesses is not None:
+        # Only then are the cases judged, and only a catalogue that loaded is known to be
+        # inside the repository.
+        folder = project.catalog_dir / "guard-cases"
+        catalogue.guard_cases = read_case_files(folder, project.relative(folder))
     return catalogue
 
 
