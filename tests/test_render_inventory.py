@@ -1,4 +1,5 @@
-"""The message inventory (`render/inventory.py`): a hostile title keeps the table whole.
+"""The message inventory (`render/inventory.py`): table cells escape HTML and pipes, and a
+hostile title keeps the table whole.
 
 Each case runs the CLI in-process on a throw-away copy of the repository (the `project`
 fixture) and asserts the exact findings: code, path, line and column. None may raise,
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import hookmsg.messages.message
+from hookmsg.render.inventory import cell
 from tests.support.message import LICENCE, TITLE, VALID
 from tests.support.sources import (
     Cli,
@@ -91,3 +93,10 @@ def test_line_breaking_title_cannot_split_an_inventory_row(project: Path, separa
     row = rows[f"`{name}`"]
     assert len(_cells(row)) == width, row
     assert len(row.splitlines()) == 1, repr(row)
+
+
+def test_table_cells_escape_html_and_pipes() -> None:
+    assert cell("<script>alert(1)</script> | x & y") == (
+        "&lt;script&gt;alert(1)&lt;/script&gt; \\| x &amp; y"
+    )
+    assert cell("two\nlines") == "two lines"
