@@ -6,6 +6,8 @@ session-wide check that no test writes into the checkout.
 
 from __future__ import annotations
 
+import builtins
+import io
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -92,3 +94,27 @@ def _checkout_untouched() -> Iterator[None]:
         f"the test run wrote into the checkout {REPO} (or someone edited it meanwhile): "
         + ", ".join(changed)
     )
+
+
+@pytest.fixture
+def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The real path of every file opened through os.open, io.open or open."""
+    seen: list[str] = []
+    real_os_open, real_io_open = os.open, io.open
+
+    def record(path: object) -> None:
+        if isinstance(path, str | bytes | os.PathLike):
+            seen.append(os.path.realpath(os.fsdecode(path)))
+
+    def os_open(path: object, *args: object, **kwargs: object) -> int:
+        record(path)
+        return real_os_open(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    def io_open(file: object, *args: object, **kwargs: object) -> object:
+        record(file)
+        return real_io_open(file, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(os, "open", os_open)
+    monkeypatch.setattr(io, "open", io_open)
+    monkeypatch.setattr(builtins, "open", io_open)
+    return seen

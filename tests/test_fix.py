@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from hookmsg.messages.mending import mend_bytes, mend_message
 from hookmsg.messages.message import parse_text
+from hookmsg.messages.referenced import look_up
 from hookmsg.messages.rules import bindings, licence
 from hookmsg.messages.rules.context import MessageContext
 from hookmsg.messages.rules.fixable import left_for_fix
@@ -211,7 +212,6 @@ def test_fix_of_a_missing_path_is_a_usage_error(project: Path, cli: Cli) -> None
 # --------------------------------------------------------------------------- properties
 
 ROOT = Path("/nonexistent-root")
-_CONTEXT = MessageContext(licence_line=LICENCE, delivered_cap=10_000, root=ROOT)
 BYTE_LEVEL = ("no-final-newline", "crlf", "bare-cr", "bom")  # applied last, in this order
 _TEXT_BREAKERS = [BREAKS[name][0] for name in sorted(BREAKS) if name not in BYTE_LEVEL]
 
@@ -224,7 +224,9 @@ def _fix(data: bytes) -> bytes:
 
 def _left(data: bytes) -> list[str]:
     message = parse_text(data.decode(), LICENCE, "m.md", ROOT / "m.md")
-    found = licence.check(message, _CONTEXT) + bindings.check(message, _CONTEXT)
+    named = look_up(message, ROOT, lambda path: None)
+    context = MessageContext(licence_line=LICENCE, delivered_cap=10_000, referenced=named)
+    found = licence.check(message, context) + bindings.check(message, context)
     # Paths do not exist under the fake root: B009 and B010 are not the mends' business.
     return [d.code for d in left_for_fix(found) if d.code != "B010"]
 

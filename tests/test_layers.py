@@ -1,8 +1,8 @@
 """The package's shape, proved from its source: where codes are produced, who imports whom.
 
-- Every diagnostic code is produced inside the rules module of a domain package
-  (`scripts/hookmsg/<domain>/rules.py` or `scripts/hookmsg/<domain>/rules/`), beside the model
-  it judges; the code table (`codes.py`) is the one other module that names codes.
+- Every diagnostic code belongs to one domain package (`codes.DOMAINS`) and is built only in
+  that package's modules, where its problem is found (a reader reports what it reads; a rule
+  what it judges); the code table (`codes.py`) is the one other module that names codes.
 - The domain packages form one order (`PACKAGES`, the map in ARCHITECTURE.md): a module imports
   from its own package or one below it, so there is no import cycle between packages and no
   arrow back up.
@@ -14,10 +14,12 @@ import ast
 import re
 from pathlib import Path
 
+from hookmsg.codes import DOMAINS, KNOWN_CODES
+
 PACKAGE = Path(__file__).resolve().parent.parent / "scripts" / "hookmsg"
 CODE = re.compile(r"^[A-Z]\d{3}$")
 # A code inside a longer string, as in a `path:line:col: CODE message` line.
-EMBEDDED = re.compile(r":\d+: [A-Z]\d{3} |: [A-Z]\d{3} ")
+EMBEDDED = re.compile(r"(?::\d+)?: ([A-Z]\d{3}) ")
 
 
 def _modules() -> list[tuple[str, ast.Module]]:
@@ -44,34 +46,50 @@ def _is_rules(name: str) -> bool:
     return len(parts) >= 2 and (parts[1] == "rules.py" or parts[1] == "rules")
 
 
-def test_codes_are_produced_only_inside_a_domains_rules() -> None:
+def _codes_named(tree: ast.Module) -> list[tuple[int, str]]:
+    """Every code a module names outside its prose: a literal code, or one inside a
+    `path:line:col: CODE message` line."""
+    prose = _docstrings(tree)
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Constant) or not isinstance(node.value, str):
+            continue
+        if id(node) in prose:
+            continue
+        if CODE.match(node.value):
+            found.append((node.lineno, node.value))
+        found.extend((node.lineno, code) for code in EMBEDDED.findall(node.value))
+    return found
+
+
+def test_every_code_belongs_to_exactly_one_domain() -> None:
+    owned = [code for codes in DOMAINS.values() for code in codes]
+    assert sorted(owned) == sorted(KNOWN_CODES), "each code is in DOMAINS exactly once"
+    assert set(DOMAINS) <= set(PACKAGES[1:]), "DOMAINS names packages of the map"
+
+
+def test_codes_are_built_only_in_their_domain() -> None:
+    owner = {code: domain for domain, codes in DOMAINS.items() for code in codes}
     outside = []
     for name, tree in _modules():
-        if _is_rules(name) or name == "codes.py":
+        if name == "codes.py":
             continue
-        prose = _docstrings(tree)
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Constant) or not isinstance(node.value, str):
-                continue
-            if id(node) in prose:
-                continue
-            if CODE.match(node.value) or EMBEDDED.search(node.value):
-                outside.append(f"{name}:{node.lineno}: {node.value!r}")
-    assert outside == [], "codes produced outside a domain's rules:\n" + "\n".join(outside)
+        package = name.split("/", 1)[0] if "/" in name else "base"
+        outside.extend(
+            f"{name}:{line}: {code} belongs to {owner.get(code, 'no domain')}/"
+            for line, code in _codes_named(tree)
+            if owner.get(code) != package
+        )
+    assert outside == [], "codes built outside their domain:\n" + "\n".join(outside)
 
 
-def test_the_scan_sees_a_code_where_one_is_produced() -> None:
-    # The rules modules do produce codes: the walk above is looking at real literals.
-    produced = {
-        code
-        for name, tree in _modules()
-        if _is_rules(name)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str)
-        for code in re.findall(r"\b[A-Z]\d{3}\b", node.value)
-        if CODE.match(node.value) or EMBEDDED.search(node.value)
-    }
-    assert {"F001", "K001", "C002", "G001", "R009", "I003", "S001"} <= produced
+def test_every_code_is_built_somewhere() -> None:
+    # The walk above looks at real literals: every code of the table is built by the code
+    # of its domain, readers included (the front matter reader, the installer).
+    built = {code for _, tree in _modules() for _, code in _codes_named(tree)}
+    assert sorted(KNOWN_CODES - built) == []
+    readers = {name for name, tree in _modules() if _codes_named(tree) and not _is_rules(name)}
+    assert {"catalogue/frontmatter.py", "install/jsonfile.py"} <= readers
 
 
 # --------------------------------------------------------------------------- packages
@@ -101,7 +119,6 @@ BASE = (
     "codes",
     "diagnostics",
     "errors",
-    "finding",
     "jsonout",
     "lock",
     "report",

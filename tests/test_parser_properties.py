@@ -10,6 +10,7 @@ run tries the same examples.
 from __future__ import annotations
 
 import string
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 from hookmsg.codes import CODES
 from hookmsg.messages.message import Message, parse_text
+from hookmsg.messages.referenced import look_up
 from hookmsg.messages.rules.family import MessageContext, check_message
 from tests.support.message import LICENCE
 from tests.support.repository import REPO
@@ -109,12 +111,11 @@ TEXTS = st.one_of(st.text(), MARKDOWNISH)
 
 CONTEXTS = st.sampled_from(
     [
-        MessageContext(licence_line=LICENCE, delivered_cap=10_000, root=REPO),
-        MessageContext(licence_line=LICENCE, delivered_cap=200, root=REPO, registered=True),
+        MessageContext(licence_line=LICENCE, delivered_cap=10_000),
+        MessageContext(licence_line=LICENCE, delivered_cap=200, registered=True),
         MessageContext(
             licence_line=LICENCE,
             delivered_cap=200,
-            root=REPO,
             registered=True,
             placeholders={"path": "src/app.py", "plan": "plans/x.md"},
         ),
@@ -157,6 +158,8 @@ def test_check_message_never_raises_and_reports_valid_positions(
     text: str, context: MessageContext
 ) -> None:
     message = parse(text)
+    # The named paths looked up under the repository, as loading does; no message read.
+    context = replace(context, referenced=look_up(message, REPO, lambda path: None))
     for diagnostic in check_message(message, context):
         assert diagnostic.code in CODES, diagnostic
         assert diagnostic.line >= 1, diagnostic

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.support.text import replace
+
 LICENCE = "<!-- SPDX-License-Identifier: MIT -->"
 TITLE = "Title sentence for the test message."
 BODY = "Body text that the assistant receives."
@@ -16,3 +18,8 @@ CROSS = "- **Cross-bound with ↔** no other message in particular.\n"
 # Line  5: body             Line 11: Cross-bound with ↔ (text at column 27)
 # Line  6: (blank)
 VALID = f"{LICENCE}\n\n{TITLE}\n\n{BODY}\n\n{BINDINGS}\n{DRIVES}{ESTABLISHED}{CROSS}"
+
+
+def with_advisory(advisory: str) -> str:
+    """The valid message with an `## Advisory` section holding `advisory`."""
+    return replace(VALID, BINDINGS, f"## Advisory\n\n{advisory}\n\n{BINDINGS}")

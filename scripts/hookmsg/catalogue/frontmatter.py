@@ -13,9 +13,8 @@ from typing import Any
 
 import yaml
 
-from hookmsg.catalogue.rules import skills as skill_rules
+from hookmsg.codes import Code
 from hookmsg.diagnostics import Diagnostic
-from hookmsg.finding import Finding
 
 DELIMITER = "---"
 # Python exceptions that constructing a scalar can raise besides YAMLError
@@ -96,16 +95,14 @@ def read_front_matter(text: str, display: str) -> tuple[FrontMatter | None, list
     end = next((i for i in range(1, len(lines)) if lines[i].rstrip(" ") == DELIMITER), None)
     if end is None:
         return None, [
-            skill_rules.front_matter_unclosed(
-                display, 1, 1, "front matter opened with `---` is never closed"
-            )
+            Diagnostic(display, 1, 1, "S002", "front matter opened with `---` is never closed")
         ]
     yaml_text = "\n".join(lines[1:end])
     body = "\n".join(lines[end + 1 :])
 
-    def at(line: int, col: int, finding: Finding, message: str) -> Diagnostic:
+    def at(line: int, col: int, code: Code, message: str) -> Diagnostic:
         # Line 0 of the YAML is line 2 of the file.
-        return finding(display, line + 2, col + 1, message)
+        return Diagnostic(display, line + 2, col + 1, code, message)
 
     composed = _compose(yaml_text, at)
     if isinstance(composed, Diagnostic):
@@ -121,7 +118,7 @@ def read_front_matter(text: str, display: str) -> tuple[FrontMatter | None, list
                 at(
                     mark.line,
                     mark.column,
-                    skill_rules.front_matter_not_a_mapping,
+                    "S004",
                     f"front matter is {kind}, not a mapping of keys",
                 )
             ]
@@ -131,7 +128,7 @@ def read_front_matter(text: str, display: str) -> tuple[FrontMatter | None, list
 
 
 def _compose(
-    yaml_text: str, at: Callable[[int, int, Finding, str], Diagnostic]
+    yaml_text: str, at: Callable[[int, int, Code, str], Diagnostic]
 ) -> tuple[yaml.SafeLoader, yaml.Node | None] | Diagnostic:
     """The YAML's one document as a node tree, with its loader (the caller disposes of it)."""
     loader: yaml.SafeLoader | None = None
@@ -144,12 +141,12 @@ def _compose(
             loader.dispose()
         if isinstance(error, RecursionError):
             too_deep = "front matter nests too deeply to be read"
-            return at(0, 0, skill_rules.front_matter_unreadable, too_deep)
+            return at(0, 0, "S003", too_deep)
         return _yaml_error(error, yaml_text, at)
 
 
 def _yaml_error(
-    error: yaml.YAMLError, yaml_text: str, at: Callable[[int, int, Finding, str], Diagnostic]
+    error: yaml.YAMLError, yaml_text: str, at: Callable[[int, int, Code, str], Diagnostic]
 ) -> Diagnostic:
     """S005 when the line it failed on is indented with a tab, else S003."""
     line, col = _error_position(error, yaml_text)
@@ -157,11 +154,11 @@ def _yaml_error(
     tab = _leading_tab(yaml_lines[line]) if line < len(yaml_lines) else None
     if tab is not None:
         text = "tab in the indentation of the front matter; YAML indents with spaces only"
-        return at(line, tab, skill_rules.front_matter_tab, text)
+        return at(line, tab, "S005", text)
     return at(
         line,
         col,
-        skill_rules.front_matter_unreadable,
+        "S003",
         f"front matter is not valid YAML: {_error_text(error)}",
     )
 
@@ -170,7 +167,7 @@ def _fields(
     loader: yaml.SafeLoader,
     root: yaml.MappingNode,
     body: str,
-    at: Callable[[int, int, Finding, str], Diagnostic],
+    at: Callable[[int, int, Code, str], Diagnostic],
 ) -> tuple[FrontMatter | None, list[Diagnostic]]:
     fields: dict[str, Field] = {}
     unreadable: set[str] = set()
@@ -182,7 +179,7 @@ def _fields(
                 at(
                     kmark.line,
                     kmark.column,
-                    skill_rules.front_matter_not_a_mapping,
+                    "S004",
                     "front matter key is not a string",
                 )
             )
@@ -194,7 +191,7 @@ def _fields(
                 at(
                     kmark.line,
                     kmark.column,
-                    skill_rules.key_repeated,
+                    "S014",
                     f"key '{key}' appears again (first on line {first.line}); YAML keeps one",
                 )
             )
@@ -207,7 +204,7 @@ def _fields(
                 at(
                     vmark.line,
                     vmark.column,
-                    skill_rules.front_matter_unreadable,
+                    "S003",
                     f"value of '{key}' cannot be read: {text}",
                 )
             )

@@ -330,6 +330,16 @@ class SkillCatalogue(_Strict):
     front_matter: FrontMatterKeys = Field(default_factory=FrontMatterKeys, alias="front-matter")
 
 
+@dataclass(frozen=True)
+class CaseText:
+    """One guard case file (`catalog/guard-cases/<guard>.toml`) as loading read it: its text,
+    or None with the reason it could not be read."""
+
+    display: str
+    text: str | None
+    problem: str = ""
+
+
 @dataclass
 class PartialCatalogue:
     """The catalogue as the loader found it: a part that failed to load is None, with its
@@ -346,4 +356,6 @@ class PartialCatalogue:
     # `catalog/guards.toml`, validated on its own; its links to the registry are checked
     # with the messages (`rules/guards.check_references`).
     guards: LoadedGuards | None = None
+    # The guard case files, read (None: there is no guard-cases folder).
+    guard_cases: tuple[CaseText, ...] | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)

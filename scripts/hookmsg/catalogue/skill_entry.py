@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from hookmsg.catalogue.rules import skills as skill_rules
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.inputs.source import read_source
 from hookmsg.inputs.sourcefiles import SourceFile
@@ -112,10 +111,11 @@ def _type_problems(fields: Mapping[str, Field], display: str) -> list[Diagnostic
             ok = all(isinstance(value, str) for value in item.value)
         if not ok:
             found.append(
-                skill_rules.wrong_type(
+                Diagnostic(
                     display,
                     item.value_line,
                     item.value_col,
+                    "S015",
                     f"'{key}' must be {wanted}, not {type(item.value).__name__}",
                 )
             )
@@ -131,7 +131,7 @@ def _check_name(name: str, display: str, line: int, col: int, what: str) -> list
         else "must be lowercase letters, digits and single hyphens, not starting or ending "
         "with a hyphen"
     )
-    return [skill_rules.bad_name(display, line, col, f"{what} '{name}' {why}")]
+    return [Diagnostic(display, line, col, "S008", f"{what} '{name}' {why}")]
 
 
 def read_entry(
@@ -180,10 +180,11 @@ def _read_front(
         return None, found
     if source.had_bom:
         found.append(
-            skill_rules.bom_before_front_matter(
+            Diagnostic(
                 display,
                 1,
                 1,
+                "S006",
                 "byte order mark before the front matter; harnesses that "
                 "look for `---` at the first byte see no front matter",
             )
@@ -192,10 +193,11 @@ def _read_front(
     found += problems
     if front is not None and not front.present and kind == "skill":
         found.append(
-            skill_rules.no_front_matter(
+            Diagnostic(
                 display,
                 1,
                 1,
+                "S001",
                 "SKILL.md has no front matter; start it with `---`, "
                 "`name:` and `description:` lines, then `---`",
             )
@@ -212,10 +214,11 @@ def _unknown_keys(
     catalogue_display: str,
 ) -> list[Diagnostic]:
     return [
-        skill_rules.unknown_key(
+        Diagnostic(
             display,
             item.line,
             item.col,
+            "S011",
             f"unknown front matter key '{key}' for a {kind}; if a harness reads it, "
             f"list it under [front-matter] extra-keys in {catalogue_display}",
         )
@@ -236,7 +239,7 @@ def _entry_name(front: FrontMatter, file: SourceFile, kind: Kind) -> tuple[str, 
     if name_field is None or name_field.value is None:
         line, col = (1, 1) if name_field is None else (name_field.line, name_field.col)
         what = "has no 'name'" if name_field is None else "has an empty 'name'"
-        return name, [skill_rules.bad_name(display, line, col, f"the front matter {what}")]
+        return name, [Diagnostic(display, line, col, "S008", f"the front matter {what}")]
     if not isinstance(name_field.value, str):
         return name, []  # the wrong type is S015
     name = name_field.value
@@ -244,8 +247,8 @@ def _entry_name(front: FrontMatter, file: SourceFile, kind: Kind) -> tuple[str, 
     found = _check_name(name, display, *at, "name")
     if name != file.stem:
         found.append(
-            skill_rules.name_differs_from_folder(
-                display, *at, f"name '{name}' differs from its folder name '{file.stem}'"
+            Diagnostic(
+                display, *at, "S007", f"name '{name}' differs from its folder name '{file.stem}'"
             )
         )
     return name, found
@@ -269,15 +272,14 @@ def _entry_description(
     if not description:
         line, col = (described.value_line, described.value_col) if described is not None else (1, 1)
         what = "is empty" if described is not None else "is missing"
-        return description, [
-            skill_rules.bad_description(display, line, col, f"the description {what}")
-        ]
+        return description, [Diagnostic(display, line, col, "S009", f"the description {what}")]
     if described is not None and value is not None and len(value.strip()) > MAX_DESCRIPTION:
         return description, [
-            skill_rules.description_too_long(
+            Diagnostic(
                 display,
                 described.value_line,
                 described.value_col,
+                "S010",
                 f"description is {len(value.strip()):,} characters, over {MAX_DESCRIPTION:,}",
             )
         ]

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from hookmsg.catalogue.rules import skills as skill_rules
 from hookmsg.catalogue.skill_entry import (
     COMMAND_KEYS,
     SKILL_KEYS,
@@ -43,10 +42,11 @@ class _Catalogue:
         """C005 for a task group that the catalogue does not declare."""
         if group is not None and group not in {g.id for g in self.model.groups}:
             self.found.append(
-                skill_rules.unknown_reference(
+                Diagnostic(
                     self.display,
                     locate(self.text, (*at, "group")),
                     1,
+                    "C005",
                     f"{what} names unknown task group '{group}'",
                 )
             )
@@ -79,8 +79,8 @@ def _read_sources(table: _Catalogue, project: Project) -> dict[str, list[Entry]]
         if listing.error is not None:
             line = locate(table.text, ("sources", index))
             table.found.append(
-                skill_rules.source_folder_unusable(
-                    table.display, line, 1, f"{source.kind} folder '{path}' {listing.error}"
+                Diagnostic(
+                    table.display, line, 1, "S016", f"{source.kind} folder '{path}' {listing.error}"
                 )
             )
             continue
@@ -131,10 +131,11 @@ def _toml_only(table: _Catalogue, skill: Skill, line: int) -> Entry | None:
     """A `[[skills]]` entry that no file defines: an entry of its own, if it is complete."""
     if skill.source is not None:
         table.found.append(
-            skill_rules.unknown_reference(
+            Diagnostic(
                 table.display,
                 line,
                 1,
+                "C005",
                 f"skill '{skill.name}' names source "
                 f"'{skill.source}', but no source defines '{skill.name}'",
             )
@@ -142,10 +143,11 @@ def _toml_only(table: _Catalogue, skill: Skill, line: int) -> Entry | None:
     if skill.description is None or skill.manual is None:
         missing = [key for key in ("description", "manual") if getattr(skill, key) is None]
         table.found.append(
-            skill_rules.skill_entry_incomplete(
+            Diagnostic(
                 table.display,
                 line,
                 1,
+                "S017",
                 f"skill '{skill.name}' is defined by no "
                 f"source file, so it needs {' and '.join(missing)}",
             )
@@ -167,10 +169,11 @@ def _override(table: _Catalogue, skill: Skill, line: int, candidates: list[Entry
     """The file a `[[skills]]` override applies to: the first, or the one its source names."""
     if skill.description is not None:
         table.found.append(
-            skill_rules.skill_entry_incomplete(
+            Diagnostic(
                 table.display,
                 line,
                 1,
+                "S017",
                 f"skill '{skill.name}' is defined by "
                 f"{candidates[0].source}; edit the description in its front matter",
             )
@@ -181,10 +184,11 @@ def _override(table: _Catalogue, skill: Skill, line: int, candidates: list[Entry
     if picked:
         return picked[0]
     table.found.append(
-        skill_rules.unknown_reference(
+        Diagnostic(
             table.display,
             line,
             1,
+            "C005",
             f"skill '{skill.name}' names source '{skill.source}', which does not define it",
         )
     )
@@ -199,10 +203,11 @@ def _report_duplicates(
         first = candidates[0]
         for other in candidates[1:]:
             table.found.append(
-                skill_rules.defined_twice(
+                Diagnostic(
                     other.source,
                     other.line,
                     1,
+                    "S012",
                     f"{other.kind} '{name}' is also defined "
                     f"by {first.source}; rename one, or pick one with a [[skills]] entry "
                     f"(name = '{name}', source = '<its [[sources]] path>') in {table.display}",
@@ -217,10 +222,11 @@ def _sort_into_index(table: _Catalogue, chosen: dict[str, Entry], result: SkillS
     for name in catalogue.omit:
         if name not in chosen:
             table.found.append(
-                skill_rules.unknown_reference(
+                Diagnostic(
                     display,
                     locate(table.text, ("omit", name)),
                     1,
+                    "C005",
                     f"omit names '{name}', which no source or [[skills]] entry defines",
                 )
             )
@@ -231,10 +237,11 @@ def _sort_into_index(table: _Catalogue, chosen: dict[str, Entry], result: SkillS
             continue
         if entry.group is None:
             table.found.append(
-                skill_rules.in_no_group(
+                Diagnostic(
                     entry.source,
                     entry.line,
                     1,
+                    "S013",
                     f"{entry.kind} '{name}' is in no task "
                     f"group; give its [[sources]] a group, add a [[skills]] entry with one, or "
                     f"list it under [omit] in {display}",
@@ -245,10 +252,11 @@ def _sort_into_index(table: _Catalogue, chosen: dict[str, Entry], result: SkillS
     for index, task_group in enumerate(catalogue.groups):
         if task_group.id not in used:
             table.found.append(
-                skill_rules.empty_group(
+                Diagnostic(
                     display,
                     locate(table.text, ("groups", index)),
                     1,
+                    "C006",
                     f"task group '{task_group.id}' has no skills or commands",
                 )
             )

@@ -19,8 +19,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import WriteError
-from hookmsg.install import rules as install_rules
 from hookmsg.install.jsonfile import JsonRefusal
 
 # A settings file, a module or a manifest larger than this is not one a person wrote.
@@ -47,11 +47,11 @@ def _within(path: str, base: str) -> bool:
 
 
 def outside(display: str, message: str) -> JsonRefusal:
-    return JsonRefusal(install_rules.leaves_the_base(display, 1, 1, message))
+    return JsonRefusal(Diagnostic(display, 1, 1, "I012", message))
 
 
 def irregular(display: str, message: str) -> JsonRefusal:
-    return JsonRefusal(install_rules.not_a_regular_file(display, 1, 1, message))
+    return JsonRefusal(Diagnostic(display, 1, 1, "I013", message))
 
 
 @dataclass(frozen=True)
@@ -121,9 +121,7 @@ def _check_file(path: Path, display: str) -> None:
         raise irregular(display, f"cannot be read: {error.strerror}") from None
     if stat.S_ISLNK(info.st_mode) or stat.S_ISDIR(info.st_mode):
         raise JsonRefusal(
-            install_rules.unmergeable_shape(
-                display, 1, 1, "is not a regular file (a link or a folder)"
-            )
+            Diagnostic(display, 1, 1, "I005", "is not a regular file (a link or a folder)")
         )
     if not stat.S_ISREG(info.st_mode):
         raise irregular(display, f"is {_kind(info.st_mode)}; only a regular file is read")

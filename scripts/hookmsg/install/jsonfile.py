@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from hookmsg.diagnostics import Diagnostic
-from hookmsg.install import rules as install_rules
 
 # JSON tokens: strings, numbers, literals and punctuation (whitespace is skipped).
 _TOKEN = re.compile(
@@ -74,7 +73,7 @@ def _pairs(display: str, text: str) -> Any:
                 offset = text.find(json.dumps(key, ensure_ascii=False))
                 line, col = _position(text, max(offset, 0))
                 raise JsonRefusal(
-                    install_rules.not_json(display, line, col, f"key {key!r} appears twice")
+                    Diagnostic(display, line, col, "I003", f"key {key!r} appears twice")
                 )
             result[key] = value
         return result
@@ -84,7 +83,7 @@ def _pairs(display: str, text: str) -> Any:
 
 def _constant(display: str) -> Any:
     def refuse(name: str) -> Any:
-        raise JsonRefusal(install_rules.not_json(display, 1, 1, f"{name} is not JSON"))
+        raise JsonRefusal(Diagnostic(display, 1, 1, "I003", f"{name} is not JSON"))
 
     return refuse
 
@@ -149,7 +148,7 @@ def _check_values(value: Any, display: str, text: str) -> None:
             _check_values(item, display, text)
     if problem is not None:
         line, col = _position(text, max(text.find(needle), 0))
-        raise JsonRefusal(install_rules.not_written_back_exactly(display, line, col, problem))
+        raise JsonRefusal(Diagnostic(display, line, col, "I004", problem))
 
 
 def load(display: str, raw: bytes) -> tuple[Any, Layout]:
@@ -158,7 +157,7 @@ def load(display: str, raw: bytes) -> tuple[Any, Layout]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise JsonRefusal(
-            install_rules.not_json(display, 1, 1, f"not UTF-8 (byte {error.start})")
+            Diagnostic(display, 1, 1, "I003", f"not UTF-8 (byte {error.start})")
         ) from None
     try:
         data = json.loads(
@@ -166,12 +165,10 @@ def load(display: str, raw: bytes) -> tuple[Any, Layout]:
         )
     except json.JSONDecodeError as error:
         raise JsonRefusal(
-            install_rules.not_json(
-                display, error.lineno, error.colno, f"not valid JSON: {error.msg}"
-            )
+            Diagnostic(display, error.lineno, error.colno, "I003", f"not valid JSON: {error.msg}")
         ) from None
     except RecursionError:
-        raise JsonRefusal(install_rules.not_json(display, 1, 1, "nested too deeply")) from None
+        raise JsonRefusal(Diagnostic(display, 1, 1, "I003", "nested too deeply")) from None
     _check_values(data, display, text)
     layout = _layout(text)
     original = _tokens(text)
@@ -194,17 +191,16 @@ def load(display: str, raw: bytes) -> tuple[Any, Layout]:
             shown = token if len(token) <= 40 else token[:37] + "..."
             again = rewritten[index] if index < len(rewritten) else "nothing"
             raise JsonRefusal(
-                install_rules.not_written_back_exactly(
+                Diagnostic(
                     display,
                     line,
                     col,
+                    "I004",
                     f"{shown} would be written back as {again[:40]}; the file is left untouched",
                 )
             )
     raise JsonRefusal(
-        install_rules.not_written_back_exactly(
-            display, 1, 1, "the file would not be written back exactly"
-        )
+        Diagnostic(display, 1, 1, "I004", "the file would not be written back exactly")
     )
 
 

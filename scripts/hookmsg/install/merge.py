@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from hookmsg.diagnostics import Diagnostic
 from hookmsg.harnesses.registration_plan import boot_prefix, command_strings
-from hookmsg.install import rules as install_rules
 from hookmsg.install.jsonfile import JsonRefusal
 
 # `events`: "hooks" maps an event to a list of items; `list`: "hooks" is a list of items.
@@ -53,7 +53,7 @@ def is_ours(item: Any, script: str) -> bool:
 
 
 def _refuse(display: str, message: str) -> JsonRefusal:
-    return JsonRefusal(install_rules.unmergeable_shape(display, 1, 1, message))
+    return JsonRefusal(Diagnostic(display, 1, 1, "I005", message))
 
 
 def check_shape(

@@ -17,16 +17,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from hookmsg.catalogue.models import Harness, HookRegistry
+from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import EXIT_OK, UsageError
-from hookmsg.finding import Finding
 from hookmsg.install import record as records
-from hookmsg.install import rules as install_rules
 from hookmsg.install import steps
 from hookmsg.install.confine import Target, locate, read_bounded, remove_file
 from hookmsg.install.jsonfile import JsonRefusal
 from hookmsg.install.record import Record
 from hookmsg.install.steps import Change, created_file
 from hookmsg.install.target import refused
+from hookmsg.install.verdict import Verdict
 from hookmsg.render.xcsh_module import fill_tokens, render_xcsh_module
 from hookmsg.report import note
 
@@ -92,9 +92,7 @@ def _current(where: ModuleFile) -> tuple[Target, bytes | None]:
     data = read_bounded(target.path, target.display)
     if data is not None and not data.startswith(MARKER):
         raise JsonRefusal(
-            install_rules.unmergeable_shape(
-                target.display, 1, 1, "is not hookmsg's module; it is left as it is"
-            )
+            Diagnostic(target.display, 1, 1, "I005", "is not hookmsg's module; it is left as it is")
         )
     return target, data
 
@@ -126,35 +124,24 @@ def plan_module(
     return ModulePlan(Change(target, old, new), record, previous)
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """What verify found of the module: a finding (None: present and current) and the
-    install root it runs."""
-
-    finding: Finding | None
-    message: str
-    where: str
-    root: str | None = None
-
-
 def verify_module(harness: Harness, registry: HookRegistry, where: ModuleFile) -> Verdict:
     try:
         target, data = _current(where)
     except JsonRefusal as error:
         raise refused(error, "verify") from None
     if data is None:
-        return Verdict(install_rules.absent, "absent: the file does not exist", target.display)
+        return Verdict("I007", "absent: the file does not exist", target.display)
     found = installed_target(data)
     if found is None:
         message = "stale: the module names no interpreter and install root"
-        return Verdict(install_rules.stale, message, target.display)
+        return Verdict("I008", message, target.display)
     python, root = found
     if data != expected_module(harness, registry, python, root):
         message = (
             "stale: the module differs from what the registry generates now; "
             "run `hookmsg install` again"
         )
-        return Verdict(install_rules.stale, message, target.display)
+        return Verdict("I008", message, target.display)
     return Verdict(None, f"{target.display}: hookmsg module present and current", "", root)
 
 

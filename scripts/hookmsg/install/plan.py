@@ -14,11 +14,11 @@ from hookmsg.install.merge import HOOKS, added_by_merge, command_target, merge, 
 from hookmsg.install.merge import remove as remove_ours
 from hookmsg.install.record import Record
 from hookmsg.install.steps import Change
-from hookmsg.install.target import Settings, fill_tokens, read_settings
+from hookmsg.install.target import HarnessSettingsFile, fill_tokens, read_settings
 from hookmsg.render.registrations import registration_data
 
 
-def installed_root(settings: Settings) -> str | None:
+def installed_root(settings: HarnessSettingsFile) -> str | None:
     """The install root the file's registration runs now (None: none, or several)."""
     targets = {command_target(c) for c in our_commands(settings.document, settings.script)}
     if len(targets) != 1:
@@ -31,7 +31,7 @@ def installed_root(settings: Settings) -> str | None:
 
 @dataclass(frozen=True)
 class SettingsPlan:
-    settings: Settings
+    settings: HarnessSettingsFile
     change: Change
     record: Record
     previous: str | None  # the root the file pointed at before
@@ -74,7 +74,9 @@ def plan_settings(
     return SettingsPlan(settings, change, record, previous)
 
 
-def unmerged(settings: Settings, record: Record | None, ours: dict[str, Any]) -> dict[str, Any]:
+def unmerged(
+    settings: HarnessSettingsFile, record: Record | None, ours: dict[str, Any]
+) -> dict[str, Any]:
     """The settings document without our entries, guided by the record when there is one."""
     if record is None:
         return remove_ours(settings.document, settings.container, settings.script)

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from hookmsg import __version__
+from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import WriteError
-from hookmsg.install import rules as install_rules
 from hookmsg.install.confine import locate, read_bounded
 from hookmsg.install.jsonfile import JsonRefusal
 from hookmsg.jsonout import dump_json
@@ -201,7 +201,7 @@ def check_replaceable(root: Path) -> None:
     holding nothing but the files its manifest lists (their bytecode, and its records)."""
 
     def refuse(message: str) -> JsonRefusal:
-        return JsonRefusal(install_rules.not_an_install_root(str(root), 1, 1, message))
+        return JsonRefusal(Diagnostic(str(root), 1, 1, "I006", message))
 
     if root.is_symlink():
         raise refuse("the install root is a symbolic link; give the folder it points to")

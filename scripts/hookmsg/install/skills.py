@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from hookmsg.catalogue.models import Harness
-from hookmsg.catalogue.rules import skills as skill_rules
+from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import FindingsError
 from hookmsg.jsonout import dump_json
 from hookmsg.render.loaded import INDEX_FILES, SKILL_INDEX, LoadedProject
@@ -132,10 +132,11 @@ def install_skills(
         ours = recorded.get(target)
         if current is not None and current != shipped[source] and _digest(current) != ours:
             conflicts.append(
-                skill_rules.would_overwrite(
+                Diagnostic(
                     str(project / target),
                     1,
                     1,
+                    "S018",
                     "exists and hookmsg did not write it (or it was edited since); "
                     f"install would replace it with the {harness.name} copy of {source}",
                 )

@@ -97,7 +97,7 @@ def refuse_content_repository(project: Project, folder: str, *, allowed: bool) -
 
 
 @dataclass(frozen=True)
-class Settings:
+class HarnessSettingsFile:
     """The harness's settings file inside a project, as it is now."""
 
     harness: Harness
@@ -144,7 +144,7 @@ def container_of(harness: Harness, registry: HookRegistry) -> Container:
     return "list" if isinstance(hooks, list) else "events"
 
 
-def read_settings(harness: Harness, registry: HookRegistry, project: str) -> Settings:
+def read_settings(harness: Harness, registry: HookRegistry, project: str) -> HarnessSettingsFile:
     """The settings file; JsonRefusal when it cannot be merged into without loss, or when
     reaching it would leave the project (a linked folder) or read a FIFO or device."""
     registration = harness.registration
@@ -158,10 +158,10 @@ def read_settings(harness: Harness, registry: HookRegistry, project: str) -> Set
     container = container_of(harness, registry)
     raw = read_bounded(target.path, target.display)
     if raw is None:
-        return Settings(harness, registry, target, container, None, {}, DEFAULT_LAYOUT)
+        return HarnessSettingsFile(harness, registry, target, container, None, {}, DEFAULT_LAYOUT)
     document, layout = load(target.display, raw)
     check_shape(document, container, target.display, registration.top_level_keys)
-    return Settings(harness, registry, target, container, raw, document, layout)
+    return HarnessSettingsFile(harness, registry, target, container, raw, document, layout)
 
 
 def refused(error: JsonRefusal, verb: str) -> FindingsError:

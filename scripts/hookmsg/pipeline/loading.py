@@ -11,7 +11,7 @@ from pathlib import Path
 
 from hookmsg.catalogue.guards import GuardData, LoadedGuards
 from hookmsg.catalogue.modelfile import load_model
-from hookmsg.catalogue.models import HookRegistry, PartialCatalogue, SkillCatalogue
+from hookmsg.catalogue.models import CaseText, HookRegistry, PartialCatalogue, SkillCatalogue
 from hookmsg.catalogue.rules import catalogue as rules
 from hookmsg.catalogue.rules import guards as guard_rules
 from hookmsg.catalogue.skills import resolve
@@ -53,7 +53,27 @@ def load_catalogue(project: Project) -> PartialCatalogue:
     path = project.catalog_file("guards.toml")
     catalogue.guards = load_guards(path, project.relative(path), max_bytes, project.root)
     catalogue.diagnostics += catalogue.guards.diagnostics
+    if catalogue.registry is not None and catalogue.harnesses is not None:
+        # Only then are the cases judged, and only a catalogue that loaded is known to be
+        # inside the repository.
+        folder = project.catalog_dir / "guard-cases"
+        catalogue.guard_cases = read_case_files(folder, project.relative(folder))
     return catalogue
+
+
+def read_case_files(folder: Path, display: str) -> tuple[CaseText, ...] | None:
+    """Every guard case file in `folder`, read here so that the rule judging them
+    (`rules/guard_cases.check_case_files`) reads no file (None: no such folder)."""
+    if not folder.is_dir():
+        return None
+    files = []
+    for path in sorted(folder.glob("*.toml")):
+        shown = f"{display}/{path.name}"
+        try:
+            files.append(CaseText(shown, path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as error:
+            files.append(CaseText(shown, None, str(error)))
+    return tuple(files)
 
 
 def load_guards(path: Path, display: str, max_bytes: int, root: Path) -> LoadedGuards:

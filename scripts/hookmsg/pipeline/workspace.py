@@ -22,8 +22,9 @@ from hookmsg.inputs import rules as files
 from hookmsg.inputs.paths import is_inside, one_run, real
 from hookmsg.inputs.source import SourceText, read_source
 from hookmsg.messages.message import Message, is_repository_path, parse_message, parse_text
+from hookmsg.messages.referenced import look_up
 from hookmsg.messages.rules.family import MessageContext, check_message
-from hookmsg.pipeline.families import ProjectFacts, check_project
+from hookmsg.pipeline.families import check_project
 from hookmsg.pipeline.loading import load_catalogue
 from hookmsg.project.config import Project, share_projects
 from hookmsg.render.loaded import (
@@ -38,7 +39,14 @@ from hookmsg.render.skill_index import render_skill_index
 
 @dataclass
 class Workspace:
-    """The project's sources, loaded and parsed once."""
+    """The loaded project: its sources read and parsed once, with what could not be loaded.
+
+    The one loaded project of a run. The project-level rules take it (`families.FAMILIES`),
+    and every file they judge was read while loading it; the renderers take its complete
+    form, `loaded()`, which is the same project once every catalogue part has loaded (a
+    renderer cannot be handed a part that is missing). `context_for` gives the view of one
+    message that the message rules read.
+    """
 
     project: Project
     catalogue: PartialCatalogue
@@ -124,11 +132,10 @@ class Workspace:
         return MessageContext(
             licence_line=settings.licence_line,
             delivered_cap=settings.delivered_cap,
-            root=self.project.root,
             registered=registered,
             placeholders=dict(guard.placeholders) if guard is not None else None,
             planned_paths=frozenset({self.project.relative(self.skill_index_path)}),
-            message_at=self.message_at,
+            referenced=look_up(message, self.project.root, self.message_at),
         )
 
 
@@ -243,28 +250,7 @@ def validate_workspace(workspace: Workspace) -> list[Diagnostic]:
 
 
 def _validate_workspace(workspace: Workspace) -> list[Diagnostic]:
-    project = workspace.project
-    generated = {}
-    if workspace.skill_index_message is not None:
-        generated[SKILL_INDEX] = workspace.skill_index_message
-    facts = ProjectFacts(
-        catalogue=workspace.catalogue,
-        authored=workspace.authored,
-        generated_messages=generated,
-        generated_names=frozenset({SKILL_INDEX}),
-        names=workspace.registrable_names(),
-        context_for=lambda message, registered: workspace.context_for(
-            message, registered=registered
-        ),
-        generated=workspace.project.settings.generated,
-        skill_index=workspace.skill_index,
-        skills_display=project.relative(project.catalog_file("skills.toml")),
-        skill_index_budget=project.settings.skill_index_budget,
-        delivered_cap=project.settings.delivered_cap,
-        guard_cases=project.catalog_dir / "guard-cases",
-        guard_cases_display=project.relative(project.catalog_dir / "guard-cases"),
-    )
-    found = [*workspace.diagnostics, *check_project(facts)]
+    found = [*workspace.diagnostics, *check_project(workspace)]
     return sort_diagnostics(found)
 
 

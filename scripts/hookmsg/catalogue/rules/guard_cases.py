@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -33,7 +32,7 @@ from pydantic import (
     ValidationError,
 )
 
-from hookmsg.catalogue.models import HarnessCatalogue, HookRegistry
+from hookmsg.catalogue.models import CaseText, HarnessCatalogue, HookRegistry
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.tomlpos import locate, toml_error_position
 from hookmsg.vocabulary import EVENTS
@@ -136,12 +135,10 @@ def check_case_file(
     return (parsed if not found else None), found
 
 
-def check_folder(
-    folder: Path, display: str, registry: HookRegistry, harnesses: HarnessCatalogue
+def check_case_files(
+    files: tuple[CaseText, ...], registry: HookRegistry, harnesses: HarnessCatalogue
 ) -> list[Diagnostic]:
-    """U009 for every malformed case file in `folder` (absent: nothing to check)."""
-    if not folder.is_dir():
-        return []
+    """U009 for every malformed or unreadable case file among `files`, as loading read them."""
     wired = registry.wired_names()
     known = Known(
         guards=frozenset(name for name in registry.guards if name in wired),
@@ -149,14 +146,11 @@ def check_folder(
         events=frozenset(EVENTS),
     )
     found: list[Diagnostic] = []
-    for path in sorted(folder.glob("*.toml")):
-        shown = f"{display}/{path.name}"
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            found.append(Diagnostic(shown, 1, 1, "U009", f"cannot be read: {error}"))
+    for file in files:
+        if file.text is None:
+            found.append(Diagnostic(file.display, 1, 1, "U009", f"cannot be read: {file.problem}"))
             continue
-        found += check_case_file(text, shown, known)[1]
+        found += check_case_file(file.text, file.display, known)[1]
     return found
 
 

@@ -25,6 +25,7 @@ from hookmsg.inputs.paths import real, real_inside
 from hookmsg.inputs.rules import check_bytes, not_regular, too_large, unreadable
 from hookmsg.messages.mending import add_cross_binding, cross_bound_paths, mend_bytes, mend_message
 from hookmsg.messages.message import Message, is_repository_path, parse_text
+from hookmsg.messages.referenced import look_up
 from hookmsg.messages.rules import bindings, licence
 from hookmsg.messages.rules.context import MessageContext
 from hookmsg.messages.rules.fixable import left_for_fix
@@ -127,7 +128,7 @@ def _add_back_bindings(project: Project, files: dict[str, _File]) -> bool:
     return changed
 
 
-def _context(project: Project, files: dict[str, _File]) -> MessageContext:
+def _context(project: Project, files: dict[str, _File], message: Message) -> MessageContext:
     def message_at(path: Path) -> Message | None:
         known = files.get(real(str(path)))
         if known is not None:
@@ -145,19 +146,18 @@ def _context(project: Project, files: dict[str, _File]) -> MessageContext:
     return MessageContext(
         licence_line=settings.licence_line,
         delivered_cap=settings.delivered_cap,
-        root=project.root,
-        message_at=message_at,
+        referenced=look_up(message, project.root, message_at),
     )
 
 
 def _left(project: Project, files: dict[str, _File]) -> list[Diagnostic]:
     """What the rules still find, of the findings `fix` is responsible for."""
-    context = _context(project, files)
     found: list[Diagnostic] = []
     for file in files.values():
         found += file.found
         message = _parsed(project, file)
         if message is not None:
+            context = _context(project, files, message)
             found += licence.check(message, context) + bindings.check(message, context)
     return left_for_fix(found)
 

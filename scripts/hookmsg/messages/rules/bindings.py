@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 from hookmsg.diagnostics import Diagnostic
-from hookmsg.inputs.paths import real, real_inside
 from hookmsg.messages.message import Binding, CodeSpan, Message, is_repository_path
 from hookmsg.messages.rules.context import MessageContext
 from hookmsg.messages.spans import blank_code, blank_comments
@@ -138,13 +136,15 @@ def _check_arrows(message: Message, first: int, last: int) -> list[Diagnostic]:
 
 
 def _check_path(message: Message, span: CodeSpan, context: MessageContext) -> list[Diagnostic]:
-    root = str(context.root)
-    target = real_inside(root, span.text)
+    referenced = context.referenced
+    if referenced is None:
+        return []
+    target = referenced.targets[span.text]
     if target is None:
         text = f"path `{span.text}` leaves the repository"
         return [Diagnostic(message.display, span.line, span.col, "B012", text)]
-    if not os.path.exists(target):  # noqa: PTH110 (hot path: str)
-        relative = os.path.relpath(target, real(root)).replace(os.sep, "/")
+    if target not in referenced.existing:
+        relative = os.path.relpath(target, referenced.real_root).replace(os.sep, "/")
         if relative not in context.planned_paths:
             text = f"path `{span.text}` does not exist"
             return [Diagnostic(message.display, span.line, span.col, "B009", text)]
@@ -152,18 +152,17 @@ def _check_path(message: Message, span: CodeSpan, context: MessageContext) -> li
 
 
 def _reciprocity(message: Message, span: CodeSpan, context: MessageContext) -> list[Diagnostic]:
-    root = str(context.root)
-    target = real_inside(root, span.text)
-    if target is None or not target.endswith(".md"):
+    referenced = context.referenced
+    target = referenced.targets[span.text] if referenced is not None else None
+    if referenced is None or target is None or not target.endswith(".md"):
         return []
-    other = context.message_at(Path(target))
+    other = referenced.messages.get(target)
     if other is None:
         return []
-    me = real(str(message.path.absolute()))
     for binding in other.bindings:
         if binding.direction != CROSS_BOUND:
             continue
-        if any(real_inside(root, back.text) == me for back in binding.code_spans):
+        if any(referenced.targets[back.text] == referenced.me for back in binding.code_spans):
             return []
     return [
         Diagnostic(

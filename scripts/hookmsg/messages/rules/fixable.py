@@ -10,33 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from hookmsg.codes import Code
+from hookmsg.codes import MENDED
 from hookmsg.diagnostics import Diagnostic
-
-# File level (bytes and line endings), the licence line, and the Bindings section's
-# order, arrows and reciprocity.
-MENDED: frozenset[Code] = frozenset(
-    {
-        "F001",
-        "F002",
-        "F003",
-        "F004",
-        "F005",
-        "F006",
-        "F007",
-        "L001",
-        "L002",
-        "L003",
-        "L004",
-        "L005",
-        "L006",
-        "L007",
-        "L008",
-        "B005",
-        "B008",
-        "B010",
-    }
-)
 
 
 def left_for_fix(found: Iterable[Diagnostic]) -> list[Diagnostic]:

@@ -1,10 +1,9 @@
-"""Strict shapes for catalogue values that reach a registration, a table or a picture,
-and renderers that escape for their target.
+"""The catalogue's models (`catalogue/models.py`) hold strict shapes for the values that
+reach a registration, a table or a picture.
 
 Event names, harness spellings and matchers come from safe character sets (a newline,
 a fence, a quote or a shell character is C002); a tool event's matcher names only known
-tools (C005); Markdown table cells escape HTML and pipes; Mermaid labels are quoted and
-entity-escaped, and node ids are hashes, so two names never share a node.
+tools (C005).
 """
 
 from __future__ import annotations
@@ -14,8 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from hookmsg.render.inventory import cell
-from hookmsg.render.wiring import label, node_id
 from tests.support.diagnostics import Result, run_findings
 from tests.support.harnesses import harness_override
 from tests.support.repository import files_under
@@ -73,53 +70,3 @@ def test_matcher_naming_an_unknown_tool_is_c005(project: Path, cli: Cli) -> None
 def test_dispatch_event_with_a_shell_character_is_c002(project: Path, cli: Cli) -> None:
     edit(project / "catalog/hooks.toml", 'event = "Stop"', 'event = "Stop;$(touch pwned)"')
     assert ("catalog/hooks.toml", "C002") in _codes(cli)
-
-
-def test_table_cells_escape_html_and_pipes() -> None:
-    assert cell("<script>alert(1)</script> | x & y") == (
-        "&lt;script&gt;alert(1)&lt;/script&gt; \\| x &amp; y"
-    )
-    assert cell("two\nlines") == "two lines"
-
-
-def test_mermaid_labels_are_one_quoted_line_of_entities() -> None:
-    text = label('a"b<c>d`e&f\n```\n[x](javascript:alert(1))')
-    assert text.startswith('"') and text.endswith('"')
-    inner = text[1:-1]
-    assert not set(inner) & set('"<>`\n')
-    assert "#quot;" in inner and "#96;" in inner and "#lt;" in inner
-
-
-def test_node_ids_are_stable_hashes_that_never_collide_on_spelling() -> None:
-    assert node_id("matcher", "SessionStart", "com-pact") != node_id(
-        "matcher", "SessionStart", "com.pact"
-    )
-    assert node_id("event", "Stop") == node_id("event", "Stop")
-    assert node_id("event", "Stop").removeprefix("event_").isalnum()
-
-
-@pytest.mark.slow
-def test_positions_of_thousands_of_catalogue_findings_take_linear_work(
-    project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # 2,000 dispatch entries with unknown events: each finding asks for its line. The
-    # file is parsed for positions once, not once per finding (a work count, not a timer).
-    from hookmsg import tomlpos
-
-    hooks = project / "catalog/hooks.toml"
-    extra = "".join(
-        f'\n[[dispatch]]\nevent = "Unknown{i}"\nmessages = ["stop"]\n' for i in range(2000)
-    )
-    hooks.write_text(hooks.read_text(encoding="utf-8") + extra, encoding="utf-8")
-    lines = hooks.read_text(encoding="utf-8").count("\n") + 1
-    calls = []
-    real_header = tomlpos._header
-
-    def counted(line: str) -> tuple[bool, str] | None:
-        calls.append(1)
-        return real_header(line)
-
-    monkeypatch.setattr(tomlpos, "_header", counted)
-    found = run_findings(cli, "validate")
-    assert len(found) >= 2000
-    assert len(calls) <= 3 * lines, f"{len(calls)} header parses for {lines} lines"
