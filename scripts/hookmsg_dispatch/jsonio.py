@@ -110,15 +110,31 @@ def read_payload(stdin: BinaryIO, given: str | None) -> dict[str, Any]:
     return payload
 
 
-def read_table(path: str) -> dict[str, Any]:
-    """The dispatch table; ValueError when it is not an object with contracts and messages."""
-    table = loads(read_bounded(path, MAX_TABLE).decode("utf-8"))
+def read_table(path: str, contract: str | None = None) -> dict[str, Any]:
+    """The dispatch table; ValueError when it is not an object with contracts and messages.
+
+    Given `contract`, a table as the install root writes it (`guard_data` in it, its
+    `contracts` the last member) is read with that one contract: the others are never
+    parsed."""
+    text = read_bounded(path, MAX_TABLE).decode("utf-8")
+    at = text.rfind(_CONTRACTS) if contract is not None else -1
+    try:
+        table = loads(text[:at] + "}") if at > 0 else None
+    except ValueError:  # not that layout: read whole
+        table = None
+    if isinstance(table, dict) and "guard_data" in table and "contracts" not in table:
+        found = member(text[at + len(_CONTRACTS) - 1 :], str(contract), None)
+        table["contracts"] = {} if found is None else {contract: found}
+    else:
+        table = loads(text)
     if not isinstance(table, dict) or not all(
         isinstance(table.get(key), dict) for key in ("contracts", "messages")
     ):
         raise ValueError("it lacks contracts or messages")
     return table
 
+
+_CONTRACTS = ',"contracts":{'  # the installed table's last member
 
 GUARD_DATA = "data/guards"  # one file per message with guard data, read when it runs
 

@@ -264,9 +264,9 @@ def _cap(table: Mapping[str, Any], environ: Mapping[str, str], problems: list[st
     return cap if isinstance(cap, int) and cap > 0 else 10_000
 
 
-def _table(root: str) -> dict[str, Any]:
+def _table(root: str, contract: str) -> dict[str, Any]:
     try:
-        return read_table(os.path.join(root, TABLE))
+        return read_table(os.path.join(root, TABLE), contract)
     except (OSError, ValueError) as error:
         raise Usage(f"cannot read the dispatch table {TABLE} ({_brief(error)})") from None
 
@@ -321,7 +321,7 @@ def dispatch(  # noqa: PLR0913 (keyword-only seams: input, environment, test hoo
     """
     arguments = Arguments(argv, environ)
     contract_id, strict, event = arguments.contract, arguments.strict, arguments.event
-    table = _table(root)
+    table = _table(root, contract_id)
     contract = table["contracts"].get(contract_id)
     if not isinstance(contract, dict):
         raise Usage(f"unknown contract '{contract_id}'")

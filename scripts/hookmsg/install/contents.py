@@ -6,7 +6,7 @@
     hooks/dispatch.py              the entry script every registration runs
     hooks/hookmsg_dispatch/*.py    the standard-library dispatcher package
     data/dispatch-table.json       the dispatch table (generated/dispatch-table.json without
-                                   its guard data, unindented)
+                                   its guard data, unindented, its contracts last)
     data/guards/<name>.json        one message's guard data: its condition and literals
     messages/<name>.md             each message's delivered text, skill index included
                                    (and its other forms: installing/skills.py)

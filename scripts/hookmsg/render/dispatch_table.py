@@ -171,6 +171,23 @@ def _compact(data: Any) -> bytes:
     return (json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n").encode("utf-8")
 
 
+def _core(table: dict[str, Any]) -> bytes:
+    """The installed table: keys sorted, but `contracts` last, so that the dispatcher parses
+    the rest whole and of the contracts only its own (`hookmsg_dispatch.jsonio.read_table`
+    finds it by its quoted id). Where an id is also a member name inside the contracts, the
+    keys are all sorted instead: the dispatcher then parses the whole table."""
+    rest = {key: value for key, value in table.items() if key != "contracts"}
+    text = json.dumps(table["contracts"], sort_keys=True, separators=(",", ":"))
+    found = [
+        sum(text.count(before + json.dumps(contract) + ":") for before in ",{")
+        for contract in table["contracts"]
+    ]
+    if any(count != 1 for count in found) or ',"contracts":{' in text:
+        return _compact(table)
+    head = json.dumps(rest, sort_keys=True, separators=(",", ":"))
+    return f'{head[:-1]},"contracts":{text}}}\n'.encode()
+
+
 def installed_tables(content: bytes) -> dict[str, bytes]:
     """The install root's form of `dispatch-table.json`, by path inside the root: the table
     without conditions and literals (naming in `guard_data` the messages that have them),
@@ -180,7 +197,7 @@ def installed_tables(content: bytes) -> dict[str, bytes]:
     conditions: dict[str, Any] = table.pop("conditions", {})
     literals: dict[str, Any] = table.pop("literals", {})
     table["guard_data"] = sorted(conditions)
-    found = {INSTALLED_TABLE: _compact(table)}
+    found = {INSTALLED_TABLE: _core(table)}
     for name, condition in sorted(conditions.items()):
         texts = sorted(set(_strings(condition)))
         own = {text: literals[text] for text in texts if text in literals}
