@@ -86,7 +86,9 @@ _UNREAD = object()
 _KNOWN: dict[str, Any] = {}
 # The same as compact JSON text not yet parsed (a guard data file's `literals`): a call
 # asks for a few of its patterns, and parsing the whole of it costs more than finding those.
-_UNPARSED: list[str] = []
+# Each text once, however many calls one process answers (the guard cases run in one),
+# the last known last.
+_UNPARSED: dict[str, None] = {}
 
 
 def know(literals: Any) -> None:
@@ -95,7 +97,8 @@ def know(literals: Any) -> None:
     if isinstance(literals, dict):
         _KNOWN.update(literals)
     elif isinstance(literals, str):
-        _UNPARSED.append(literals)
+        _UNPARSED.pop(literals, None)
+        _UNPARSED[literals] = None
 
 
 def prefilter(source: str) -> tuple[frozenset[str], bool] | None:
