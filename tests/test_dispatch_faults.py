@@ -190,6 +190,29 @@ def test_an_exception_inside_a_guard_silences_only_that_guard(root: Path, env: A
     assert "src/app.py" in text  # the dependency guard (the double) still spoke
 
 
+@pytest.mark.parametrize("damage", ["missing", "not json", "no condition"])
+def test_a_broken_guard_data_file_silences_only_that_guard(
+    root: Path, env: Any, damage: str, tmp_path: Path
+) -> None:
+    path = root / "data" / "guards" / "pretooluse-write-header-guard.json"
+    if damage == "missing":
+        path.unlink()
+    else:
+        path.write_text("{" if damage == "not json" else '{"literals": {}}', encoding="utf-8")
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    payload = {**_write_payload(), "cwd": str(project)}
+    # The eval guard fires on this file.
+    payload["tool_input"] = {"file_path": str(project / "app.py"), "content": "eval(input())\n"}
+    argv = ["PreToolUse", "pretooluse-write", "pretooluse-write-header-guard"]
+    ran = dispatch(root, *argv, "pretooluse-eval-guard", payload=payload, env=env)
+    _no_block(ran)
+    _one_line(ran, "pretooluse-write-header-guard", "guard data")
+    text = _context(ran)
+    assert delivered(root, "pretooluse-write") in text
+    assert "pretooluse-eval-guard.md" in text  # the other guard still spoke
+
+
 def test_a_missing_guards_module_fails_open_per_message(root: Path, env: Any) -> None:
     with_guards(root, {"pretooluse-dependency-guard": {"detector": "first-path"}})
     remove_guards(root)
@@ -260,7 +283,7 @@ def test_a_bad_cap_setting_is_reported_and_ignored(root: Path, env: Any) -> None
 
 def test_the_table_is_read_even_when_guards_toml_data_is_odd(root: Path, env: Any) -> None:
     data = table(root)
-    data["conditions"]["pretooluse-dependency-guard"] = "not a table"
+    data.setdefault("conditions", {})["pretooluse-dependency-guard"] = "not a table"
     data["messages"]["pretooluse-dependency-guard"]["condition"] = "first-path"
     write_table(root, data)
     remove_guards(root)

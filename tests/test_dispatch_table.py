@@ -211,3 +211,62 @@ def test_the_delivery_policy_is_stated_per_harness_and_drives_the_table(project:
     assert "on every call" in policy["copilot"] and "once per context" not in policy["copilot"]
     markdown = (project / "generated" / "hook-message-inventory.md").read_text(encoding="utf-8")
     assert "## How often each harness's model receives a message" in markdown
+
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_the_installed_table_reads_as_the_built_one_one_contract_at_a_time(
+    tmp_path: Path,
+) -> None:
+    from hookmsg.render.dispatch_table import installed_tables
+    from hookmsg_dispatch.jsonio import guard_data, read_table
+
+    built = json.loads((REPO / TABLE).read_bytes())
+    for path, content in installed_tables((REPO / TABLE).read_bytes()).items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(content)
+    installed = str(tmp_path / "data" / "dispatch-table.json")
+    rest = {k: v for k, v in built.items() if k not in ("contracts", "conditions", "literals")}
+    for contract, data in built["contracts"].items():
+        table = read_table(installed, contract)
+        assert table["contracts"] == {contract: data}
+        assert {k: v for k, v in table.items() if k not in ("contracts", "guard_data")} == rest
+    assert read_table(installed, "no-such-harness")["contracts"] == {}
+    assert read_table(installed)["contracts"] == built["contracts"]  # no contract: all
+    bound = {"max-file-bytes": built["max_file_bytes"]}
+    for name, condition in built["conditions"].items():
+        assert guard_data(table, str(tmp_path), name) == {**condition, **bound}
+
+
+def test_each_patterns_literals_are_found_in_its_guard_data_file_unparsed() -> None:
+    from hookmsg.render.dispatch_table import installed_tables
+    from hookmsg_dispatch.jsonio import member
+
+    built = json.loads((REPO / TABLE).read_bytes())
+    found = 0
+    for path, content in installed_tables((REPO / TABLE).read_bytes()).items():
+        if not path.startswith("data/guards/"):
+            continue
+        text = content.decode("utf-8")
+        section = text[text.index(',"literals":') + len(',"literals":') : -2]
+        for source in json.loads(text)["literals"]:
+            assert member(section, source, "missing") == built["literals"][source]
+            found += 1
+        assert member(section, "(?i)no such pattern", "missing") == "missing"
+    assert found >= len(built["literals"]) // 2
+
+
+@pytest.mark.parametrize("inner", ["pi", "contracts", "tools"])
+def test_a_contract_id_that_is_also_a_member_name_inside_is_still_read_right(
+    tmp_path: Path, inner: str
+) -> None:
+    from hookmsg.render.dispatch_table import installed_tables
+    from hookmsg_dispatch.jsonio import read_table
+
+    contracts = {"codex": {inner: {"x": 1}}, "pi": {"tools": {"pi": "Bash"}}}
+    built = {"cap": 1, "conditions": {}, "contracts": contracts, "messages": {}}
+    content = installed_tables(json.dumps(built).encode())["data/dispatch-table.json"]
+    (tmp_path / "table.json").write_bytes(content)
+    for contract, data in contracts.items():
+        assert read_table(str(tmp_path / "table.json"), contract)["contracts"][contract] == data

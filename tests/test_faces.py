@@ -261,7 +261,18 @@ def test_package_is_reproducible_and_its_manifest_matches(
     assert all(not name.startswith(("/", "hookmsg-assets")) for name in names)
     assert "messages/pretooluse-eval-guard.md" in files
     assert not files["messages/stop.md"].startswith(b"<!--")
-    assert files["data/dispatch-table.json"] == files["generated/dispatch-table.json"]
+    # The installed table is the generated one, each message's guard data in a file beside it.
+    table = json.loads(files["data/dispatch-table.json"])
+    built = json.loads(files["generated/dispatch-table.json"])
+    conditions, literals = built.pop("conditions"), built.pop("literals")
+    assert table == {**built, "guard_data": sorted(conditions)}
+    for name, condition in conditions.items():
+        own = json.loads(files[f"data/guards/{name}.json"])
+        assert own["condition"] == condition
+        assert own["literals"].items() <= literals.items()
+    assert {path for path in files if path.startswith("data/guards/")} == {
+        f"data/guards/{name}.json" for name in conditions
+    }
     assert files["hooks/dispatch.py"].startswith(b'"""hookmsg hook dispatcher')
     assert "hooks/hookmsg_dispatch/main.py" in files
 

@@ -34,9 +34,13 @@ def _guards() -> list[str]:
 
 
 def read_table_of_repo() -> dict[str, object]:
+    """The committed table as the install root carries it."""
     import json
 
-    data = json.loads((REPO / "generated" / "dispatch-table.json").read_text(encoding="utf-8"))
+    from hookmsg.render.dispatch_table import INSTALLED_TABLE, installed_tables
+
+    built = (REPO / "generated" / "dispatch-table.json").read_bytes()
+    data = json.loads(installed_tables(built)[INSTALLED_TABLE])
     assert isinstance(data, dict)
     return data
 

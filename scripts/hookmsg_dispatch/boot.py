@@ -15,6 +15,10 @@ import gc
 import marshal
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 try:
     import posix as _os
 except ImportError:  # not POSIX (Windows): the full module
@@ -43,14 +47,6 @@ def _dirname(path: str) -> str:
     return path[: path.rfind("/")] or "/"
 
 
-class _Annotations:
-    """What `__future__.annotations` holds (the feature's releases and compiler flag)."""
-
-    optional = (3, 7, 0, "beta", 1)
-    mandatory = None
-    compiler_flag = 0x1000000
-
-
 def _future() -> object:
     """A stand-in for the module `__future__`.
 
@@ -61,7 +57,12 @@ def _future() -> object:
     of it than `annotations`.
     """
     module = type(sys)("__future__")
-    module.annotations = _Annotations()  # type: ignore[attr-defined]
+    # What `__future__.annotations` holds (the feature's releases and compiler flag), on a
+    # `types.SimpleNamespace` (the type of `sys.implementation`): a class costs more.
+    namespace: Any = type(sys.implementation)
+    module.annotations = namespace(  # type: ignore[attr-defined]
+        optional=(3, 7, 0, "beta", 1), mandatory=None, compiler_flag=0x1000000
+    )
     return module
 
 

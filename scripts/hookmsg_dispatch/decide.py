@@ -19,6 +19,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
+    from hookmsg_dispatch.literal import LazyPattern
+
     Node = tuple[Any, ...]
 
 MULTILINE = 8  # re.MULTILINE
@@ -337,3 +339,27 @@ def matches(tree: Node, text: str, how: str) -> bool:
     if how == "fullmatch":
         return len(text) in run.ends(tree, 0)
     return any(run.ends(tree, start) for start in range(len(text) + 1))
+
+
+class Deferred:
+    """A match `matches` knows exists: what it matched is asked of the compiled pattern, when
+    someone asks (most callers only test it against None). Defined here, not in `literal`:
+    a call that never reaches `matches` never pays for the class."""
+
+    def __init__(self, pattern: LazyPattern, how: str, text: str) -> None:
+        self._pattern, self._how, self._text = pattern, how, text
+        self._real: Any = None
+
+    def _match(self) -> Any:
+        if self._real is None:
+            self._real = getattr(self._pattern.compiled(), self._how)(self._text)
+        return self._real
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._match(), name)
+
+    def __getitem__(self, group: Any) -> Any:
+        return self._match()[group]
+
+    def __repr__(self) -> str:
+        return repr(self._match())

@@ -22,159 +22,21 @@ if TYPE_CHECKING:
 IGNORECASE = 2  # re.IGNORECASE, without importing `re`
 VERBOSE = 64  # re.VERBOSE: whitespace and comments in the source; not read here
 _META = frozenset(".^$*+?{}[]\\|()")
-_QUANTIFIERS = frozenset("*+?{")
-_ESCAPED_LITERALS = frozenset(".^$*+?{}[]\\|()-/#&~ '\"!%,:;<=>@`")
-
-
-class _GiveUp(Exception):
-    """The source holds a construct this reader does not know: no prefilter."""
 
 
 def required(source: str) -> tuple[frozenset[str], bool] | None:
     """(literals, ignore case): every match of `source` contains one of the literals.
 
     None when no such set is known (a construct not read here, or an alternative that
-    needs no literal at all).
+    needs no literal at all). A plain text (no pattern character) is its own literal; the
+    reading of a pattern is a module of its own (`literal_reader`), which a call loads only
+    for a pattern the dispatch table does not answer for.
     """
-    ignore = False
-    if source.startswith("(?"):
-        flags_end = source.find(")")
-        flags = source[2:flags_end] if flags_end > 2 else ""
-        if flags and all(c in "aimsux" for c in flags):  # leading inline flags
-            if "x" in flags:
-                return None  # verbose: whitespace and comments are not literals
-            ignore = "i" in flags
-            source = source[flags_end + 1 :]
-    try:
-        found, end = _alternatives(source, 0)
-    except (_GiveUp, IndexError):
-        return None
-    if end != len(source) or found is None or not all(found):
-        return None
-    return (frozenset(s.lower() for s in found) if ignore else frozenset(found)), ignore
+    if source and _META.isdisjoint(source):
+        return frozenset((source,)), False
+    from hookmsg_dispatch.literal_reader import required as read
 
-
-def _alternatives(source: str, at: int) -> tuple[frozenset[str] | None, int]:
-    """Alternatives from `at` up to a closing `)` or the end: the literals one of which each
-    match contains, and where it stopped."""
-    sets: list[frozenset[str] | None] = []
-    while True:
-        found, at = _sequence(source, at)
-        sets.append(found)
-        if at < len(source) and source[at] == "|":
-            at += 1
-            continue
-        break
-    if any(found is None for found in sets):
-        return None, at
-    union: frozenset[str] = frozenset().union(*[s for s in sets if s is not None])
-    return union, at
-
-
-def _sequence(source: str, at: int) -> tuple[frozenset[str] | None, int]:
-    """One alternative: its best required set (the one whose shortest literal is longest)."""
-    best: frozenset[str] | None = None
-    run = ""
-
-    def keep(candidate: frozenset[str] | None) -> None:
-        nonlocal best
-        if (
-            candidate
-            and all(candidate)
-            and (best is None or min(map(len, candidate)) > min(map(len, best)))
-        ):
-            best = candidate
-
-    while at < len(source) and source[at] not in "|)":
-        item, group, at = _atom(source, at)
-        optional, repeated, at = _quantifier(source, at)
-        if item is not None and not optional:
-            run += item
-            if repeated:  # `a+`: one `a` is certain, what follows may come after more
-                keep(frozenset([run]))
-                run = ""
-            continue
-        keep(frozenset([run]) if run else None)
-        run = ""
-        if group is not None and not optional:
-            keep(group)
-    keep(frozenset([run]) if run else None)
-    return best, at
-
-
-def _atom(source: str, at: int) -> tuple[str | None, frozenset[str] | None, int]:
-    """The atom at `at`: a literal character (else None), what a group there requires, and
-    where the atom ends (before its quantifier)."""
-    char = source[at]
-    if char == "\\":
-        escaped = source[at + 1]
-        if escaped in _ESCAPED_LITERALS:
-            return escaped, None, at + 2
-        if escaped in "swdSWDbBAZ":
-            return None, None, at + 2  # a class or a zero-width assertion: no literal
-        raise _GiveUp(escaped)  # \x.., \1, \n ...: not read here
-    if char == "(":
-        end, group = _group(source, at)
-        return None, group, end
-    if char == "[":
-        return None, None, _class_end(source, at)
-    if char in ".^$":
-        return None, None, at + 1
-    if char in _QUANTIFIERS:
-        raise _GiveUp(char)  # a quantifier with nothing before it
-    return char, None, at + 1
-
-
-def _group(source: str, at: int) -> tuple[int, frozenset[str] | None]:
-    """A group from its `(`: where it ends, and what it requires (None for a lookaround)."""
-    at += 1
-    lookaround = False
-    if source.startswith("?:", at):
-        at += 2
-    elif source.startswith(("?=", "?!"), at):
-        at, lookaround = at + 2, True
-    elif source.startswith(("?<=", "?<!"), at):
-        at, lookaround = at + 3, True
-    elif source.startswith("?P<", at):
-        at = source.index(">", at) + 1
-    elif source.startswith("?", at):
-        raise _GiveUp("(?")
-    found, at = _alternatives(source, at)
-    if at >= len(source) or source[at] != ")":
-        raise _GiveUp("unclosed group")
-    return at + 1, None if lookaround else found
-
-
-def _class_end(source: str, at: int) -> int:
-    """Just past the character class that opens at `at`."""
-    at += 1
-    if at < len(source) and source[at] == "^":
-        at += 1
-    if at < len(source) and source[at] == "]":
-        at += 1  # a leading `]` is a member
-    while source[at] != "]":
-        at += 2 if source[at] == "\\" else 1
-    return at + 1
-
-
-def _quantifier(source: str, at: int) -> tuple[bool, bool, int]:
-    """(the item may be absent, it may repeat, where the quantifier ends)."""
-    if at >= len(source) or source[at] not in _QUANTIFIERS:
-        return False, False, at
-    char = source[at]
-    if char == "{":
-        end = source.find("}", at)
-        parts = source[at + 1 : end].split(",") if end > at else []
-        if not parts or len(parts) > 2 or not parts[0].isdigit():
-            raise _GiveUp("{")  # a literal brace, or a form not read here
-        if not all(part.isdigit() for part in parts[1:] if part):
-            raise _GiveUp("{")
-        optional, at = int(parts[0]) == 0, end + 1
-    else:
-        optional, at = char in "*?", at + 1
-    if at < len(source) and source[at] in "?+":
-        at += 1  # lazy or possessive: the same minimum
-    return optional, char != "?", at
+    return read(source)
 
 
 def could_match(found: tuple[frozenset[str], bool] | None, text: str) -> bool:
@@ -218,44 +80,40 @@ _END = 1 << 62
 _UNREAD = object()
 
 
-class Deferred:
-    """A match known to exist: what it matched is asked of the compiled pattern, when
-    someone asks (most callers only test it against None)."""
-
-    def __init__(self, pattern: LazyPattern, how: str, text: str) -> None:
-        self._pattern, self._how, self._text = pattern, how, text
-        self._real: Any = None
-
-    def _match(self) -> Any:
-        if self._real is None:
-            self._real = getattr(self._pattern.compiled(), self._how)(self._text)
-        return self._real
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._match(), name)
-
-    def __getitem__(self, group: Any) -> Any:
-        return self._match()[group]
-
-    def __repr__(self) -> str:
-        return repr(self._match())
-
-
 # `required` of the patterns in the dispatch table, worked out when the table was built
 # (`literals`: source -> [ignore case, literals], or null): reading a pattern here costs a
 # hook call more than the rest of a guard's work.
 _KNOWN: dict[str, Any] = {}
+# The same as compact JSON text not yet parsed (a guard data file's `literals`): a call
+# asks for a few of its patterns, and parsing the whole of it costs more than finding those.
+# Each text once, however many calls one process answers (the guard cases run in one),
+# the last known last.
+_UNPARSED: dict[str, None] = {}
 
 
 def know(literals: Any) -> None:
-    """Take the dispatch table's `literals` (anything else is ignored)."""
+    """Take the dispatch table's `literals`, a mapping or its compact JSON text (anything
+    else is ignored)."""
     if isinstance(literals, dict):
         _KNOWN.update(literals)
+    elif isinstance(literals, str):
+        _UNPARSED.pop(literals, None)
+        _UNPARSED[literals] = None
 
 
 def prefilter(source: str) -> tuple[frozenset[str], bool] | None:
     """`required(source)`, from the dispatch table where it holds the answer."""
     known = _KNOWN.get(source, _UNREAD)
+    # A source without a pattern's characters is never in the table. The running guard's
+    # file came last: its own patterns are there.
+    if known is _UNREAD and _UNPARSED and not _META.isdisjoint(source):
+        from hookmsg_dispatch.jsonio import member
+
+        for text in reversed(_UNPARSED):
+            known = member(text, source, _UNREAD)
+            if known is not _UNREAD:
+                _KNOWN[source] = known
+                break
     if known is None:
         return None
     if (
@@ -306,7 +164,7 @@ class LazyPattern:
                 except decide.Unsupported:
                     self._tree = None
             if self._tree is not None:
-                from hookmsg_dispatch.decide import matches
+                from hookmsg_dispatch.decide import Deferred, matches
 
                 if not matches(self._tree, text, how):
                     return None

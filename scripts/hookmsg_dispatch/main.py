@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 
-from hookmsg_dispatch.jsonio import read_bounded, read_payload, read_table
+from hookmsg_dispatch.jsonio import guard_data, read_bounded, read_payload, read_table
 from hookmsg_dispatch.system import os
 
 TYPE_CHECKING = False
@@ -108,12 +108,15 @@ class Dispatch:
         self.seen: Seen | None = None  # None: every context message on every call
         self.once: dict[str, str] = {}  # context message -> digest, to record once delivered
 
-    def message_file(self, name: str) -> str:
-        """The one place a message's name becomes its file (relative to the install root):
-        `messages/<name>.md`, or the file the contract's `message_files` names for it (its
-        harness's skill index form); "" where the contract delivers none."""
+    def stem(self, name: str) -> str:
+        """The message whose text `name` delivers on this contract: itself, or the one the
+        contract's `message_files` names for it (its harness's skill index form; "": none)."""
         files = self.contract.get("message_files")
-        stem = files.get(name, name) if isinstance(files, dict) else name
+        return files.get(name, name) if isinstance(files, dict) else name
+
+    def message_file(self, name: str) -> str:
+        """The one place a message's name becomes its file (relative to the install root)."""
+        stem = self.stem(name)
         return f"messages/{stem}.md" if stem else ""
 
     def message_text(self, name: str) -> str:
@@ -128,9 +131,7 @@ class Dispatch:
 
     def digest(self, name: str) -> str | None:
         """The table's digest of the text `name` delivers on this contract, if it has one."""
-        files = self.contract.get("message_files")
-        stem = files.get(name, name) if isinstance(files, dict) else name
-        entry = self.table["messages"].get(stem)
+        entry = self.table["messages"].get(self.stem(name))
         found = entry.get("digest") if isinstance(entry, dict) else None
         return found if isinstance(found, str) and found else None
 
@@ -161,9 +162,6 @@ class Dispatch:
                 self.problems.append(f"the guards module cannot be loaded ({_brief(error)})")
                 self._evaluate = _missing
             else:
-                from hookmsg_dispatch.literal import know
-
-                know(self.table.get("literals"))
                 self._evaluate = evaluate
         return None if self._evaluate is _missing else self._evaluate
 
@@ -182,9 +180,11 @@ class Dispatch:
         evaluate = self.evaluator()
         if evaluate is None:
             return None
-        data = self.table.get("conditions", {}).get(name, {})
-        if isinstance(self.table.get("max_file_bytes"), int):  # the bound of every file read
-            data = {**data, "max-file-bytes": self.table["max_file_bytes"]}
+        try:
+            data = guard_data(self.table, self.root, name)
+        except (OSError, ValueError) as error:
+            self.problems.append(f"{name}: its guard data cannot be read ({_brief(error)})")
+            return None
         try:
             found = evaluate(detector, self.scoped.get(name) or self.call(), data, self.root)
         except (Exception, SystemExit) as error:
@@ -264,9 +264,9 @@ def _cap(table: Mapping[str, Any], environ: Mapping[str, str], problems: list[st
     return cap if isinstance(cap, int) and cap > 0 else 10_000
 
 
-def _table(root: str) -> dict[str, Any]:
+def _table(root: str, contract: str) -> dict[str, Any]:
     try:
-        return read_table(os.path.join(root, TABLE))
+        return read_table(os.path.join(root, TABLE), contract)
     except (OSError, ValueError) as error:
         raise Usage(f"cannot read the dispatch table {TABLE} ({_brief(error)})") from None
 
@@ -321,7 +321,7 @@ def dispatch(  # noqa: PLR0913 (keyword-only seams: input, environment, test hoo
     """
     arguments = Arguments(argv, environ)
     contract_id, strict, event = arguments.contract, arguments.strict, arguments.event
-    table = _table(root)
+    table = _table(root, contract_id)
     contract = table["contracts"].get(contract_id)
     if not isinstance(contract, dict):
         raise Usage(f"unknown contract '{contract_id}'")

@@ -144,7 +144,7 @@ def with_guards(root: Path, conditions: Mapping[str, Mapping[str, Any]]) -> None
     data = table(root)
     for name, condition in conditions.items():
         placeholders = data["messages"][name]["placeholders"]
-        data["conditions"][name] = {"placeholders": placeholders, **condition}
+        data.setdefault("conditions", {})[name] = {"placeholders": placeholders, **condition}
         data["messages"][name]["condition"] = condition["detector"]
     write_table(root, data)
 

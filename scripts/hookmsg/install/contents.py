@@ -5,7 +5,9 @@
 
     hooks/dispatch.py              the entry script every registration runs
     hooks/hookmsg_dispatch/*.py    the standard-library dispatcher package
-    data/dispatch-table.json       the dispatch table (== generated/dispatch-table.json)
+    data/dispatch-table.json       the dispatch table (generated/dispatch-table.json without
+                                   its guard data, unindented, its contracts last)
+    data/guards/<name>.json        one message's guard data: its condition and literals
     messages/<name>.md             each message's delivered text, skill index included
                                    (and its other forms: installing/skills.py)
     skills/<name>/SKILL.md         each skill, as a Claude Code plugin's root holds it
@@ -22,6 +24,7 @@ from importlib.resources.abc import Traversable
 
 from hookmsg.outputs.generated import render_outputs
 from hookmsg.pipeline.workspace import Workspace
+from hookmsg.render.dispatch_table import installed_tables
 
 DISPATCHER_PACKAGE = "hookmsg_dispatch"
 ENTRY_MODULE = "entry.py"  # shipped as hooks/dispatch.py, not inside the package
@@ -56,7 +59,7 @@ def install_root_files(workspace: Workspace) -> dict[str, bytes]:
         name = output.path.relative_to(generated).as_posix()
         found[f"generated/{name}"] = output.content
         if name == TABLE:
-            found[f"data/{TABLE}"] = output.content
+            found.update(installed_tables(output.content))
     for name, message in sorted(workspace.all_messages().items()):
         found[f"messages/{name}.md"] = (message.delivered + "\n").encode("utf-8")
     from hookmsg.install.skills import root_files

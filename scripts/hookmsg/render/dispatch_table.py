@@ -5,11 +5,16 @@ build side; this table is the one thing the two share. It holds the delivered ca
 contract per dispatcher contract id (how that harness's payload is read and how it is
 answered), every message's kind, file, Advisory template and condition, and the guard
 data of `catalog/guards.toml`, taken verbatim.
+
+The install root carries it split (`installed_tables`): the dispatcher parses the table on
+every call, and most calls run a few guards, so each guard's data is a file of its own,
+read only when that guard runs.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import tomllib
 from typing import Any
 
@@ -23,6 +28,10 @@ from hookmsg_dispatch.literal import required
 
 GUARDS_FILE = "guards.toml"
 TABLE_VERSION = 1
+# Where the install root keeps the table and each message's guard data (relative to it);
+# `hookmsg_dispatch.main` reads them under the same names.
+INSTALLED_TABLE = "data/dispatch-table.json"
+GUARD_DATA = "data/guards"
 
 
 def text_digest(text: str) -> str:
@@ -154,3 +163,43 @@ def dispatch_table_data(loaded: LoadedProject) -> dict[str, Any]:
 
 def render_dispatch_table(loaded: LoadedProject) -> str:
     return dump_json(dispatch_table_data(loaded))
+
+
+def _compact(data: Any) -> bytes:
+    # No indentation: the dispatcher parses these on every call, and whitespace is a
+    # sixth of the parse.
+    return (json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def _core(table: dict[str, Any]) -> bytes:
+    """The installed table: keys sorted, but `contracts` last, so that the dispatcher parses
+    the rest whole and of the contracts only its own (`hookmsg_dispatch.jsonio.read_table`
+    finds it by its quoted id). Where an id is also a member name inside the contracts, the
+    keys are all sorted instead: the dispatcher then parses the whole table."""
+    rest = {key: value for key, value in table.items() if key != "contracts"}
+    text = json.dumps(table["contracts"], sort_keys=True, separators=(",", ":"))
+    found = [
+        sum(text.count(before + json.dumps(contract) + ":") for before in ",{")
+        for contract in table["contracts"]
+    ]
+    if any(count != 1 for count in found) or ',"contracts":{' in text:
+        return _compact(table)
+    head = json.dumps(rest, sort_keys=True, separators=(",", ":"))
+    return f'{head[:-1]},"contracts":{text}}}\n'.encode()
+
+
+def installed_tables(content: bytes) -> dict[str, bytes]:
+    """The install root's form of `dispatch-table.json`, by path inside the root: the table
+    without conditions and literals (naming in `guard_data` the messages that have them),
+    and per such message `data/guards/<name>.json`, its condition and the literals of its
+    patterns. The same data: nothing is added or dropped."""
+    table = json.loads(content)
+    conditions: dict[str, Any] = table.pop("conditions", {})
+    literals: dict[str, Any] = table.pop("literals", {})
+    table["guard_data"] = sorted(conditions)
+    found = {INSTALLED_TABLE: _core(table)}
+    for name, condition in sorted(conditions.items()):
+        texts = sorted(set(_strings(condition)))
+        own = {text: literals[text] for text in texts if text in literals}
+        found[f"{GUARD_DATA}/{name}.json"] = _compact({"condition": condition, "literals": own})
+    return found
