@@ -141,3 +141,43 @@ def test_the_header_and_plan_and_question_remedies_silence_their_guards(
     assert '"(Recommended)" appended to its label' in _strict(root, tmp_path, guard, ask)
     options[0]["label"] += " (Recommended)"
     assert _strict(root, tmp_path, guard, json.loads(json.dumps(ask))) == ""
+
+
+def test_the_dependency_guard_speaks_once_per_change_so_a_refused_change_can_be_made(
+    root: Path, tmp_path: Path
+) -> None:
+    """Its remedy (telling the user why) leaves nothing to detect: the same change made
+    again in the same context goes ahead; another change, or another context, is refused."""
+    project = _project(tmp_path, {"package.json": '{"dependencies": {}}\n'})
+    guard = "pretooluse-dependency-guard"
+    call = {**_bash(project, "npm install lodash@4.17.21"), "session_id": "s1"}
+    reason = _strict(root, tmp_path, guard, call)
+    assert "the same change made again goes ahead" in reason, reason
+    assert _strict(root, tmp_path, guard, call) == ""
+    other = {**_bash(project, "npm install left-pad"), "session_id": "s1"}
+    assert "left-pad" in _strict(root, tmp_path, guard, other)
+    assert _strict(root, tmp_path, guard, {**call, "session_id": "s2"}) != ""
+    # A call that names no context cannot be told apart from another: refused every time.
+    anonymous = _bash(project, "npm install lodash@4.17.21")
+    assert _strict(root, tmp_path, guard, anonymous) != ""
+    assert _strict(root, tmp_path, guard, anonymous) != ""
+
+
+def test_a_guard_that_speaks_once_per_change_is_said_once_where_the_call_went_ahead(
+    root: Path, tmp_path: Path
+) -> None:
+    project = _project(tmp_path, {"requirements.txt": "requests==2.32.3\n"})
+    env = clean_env(tmp_path / "state")
+    call = {**_bash(project, "pip install httpx==0.27.2"), "session_id": "s1"}
+    guard = "pretooluse-dependency-guard"
+    first = dispatch(root, "PreToolUse", guard, payload=call, env=env)
+    assert first.code == 0 and b"httpx" in first.out, first.err
+    again = dispatch(root, "PreToolUse", guard, payload=call, env=env)
+    assert again.code == 0 and again.out.strip() == b"", again.out
+    # Other guards speak on every call that triggers them.
+    bash_plan = "pretooluse-bash-plan-guard"
+    (project / "PLAN.md").write_text("# Plan\n\n- Fix the parser.\n", encoding="utf-8")
+    push = {**_bash(project, "git push origin main"), "session_id": "s1"}
+    for _ in range(2):
+        ran = dispatch(root, "PreToolUse", bash_plan, payload=push, env=env)
+        assert b"git push" in ran.out, ran.out

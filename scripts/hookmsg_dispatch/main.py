@@ -83,7 +83,7 @@ class Arguments:
 class Dispatch:
     """One hook call: the table, the contract, the payload, and the problems met so far."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 (keyword-only: the call's parts, handed in whole)
         self,
         root: str,
         *,
@@ -92,8 +92,10 @@ class Dispatch:
         event: str,
         payload: dict[str, Any] | None,
         evaluate: Evaluate | None,
+        environ: Mapping[str, str] | None = None,
     ) -> None:
         self.root = root
+        self.environ: Mapping[str, str] = environ or {}
         self.table = table
         self.contract_id = contract_id
         self.contract: Mapping[str, Any] = table["contracts"][contract_id]
@@ -107,6 +109,9 @@ class Dispatch:
         self.scoped: dict[str, Call] = {}
         self.seen: Seen | None = None  # None: every context message on every call
         self.once: dict[str, str] = {}  # context message -> digest, to record once delivered
+        self.once_per_change: set[str] = set()  # guards whose data says `once-per-change`
+        self.said: dict[str, str] = {}  # such a guard -> its advisory's digest, to record
+        self._record: Seen | None = None  # their record where no once-per-context one is
 
     def stem(self, name: str) -> str:
         """The message whose text `name` delivers on this contract: itself, or the one the
@@ -185,6 +190,8 @@ class Dispatch:
         except (OSError, ValueError) as error:
             self.problems.append(f"{name}: its guard data cannot be read ({_brief(error)})")
             return None
+        if data.get("once-per-change") is True:
+            self.once_per_change.add(name)
         try:
             found = evaluate(detector, self.scoped.get(name) or self.call(), data, self.root)
         except (Exception, SystemExit) as error:
@@ -241,7 +248,37 @@ class Dispatch:
             filled = fill(advisory, values)
         except KeyError as error:
             raise KeyError(f"the detector gave no value for placeholder {error}") from None
-        return f"{filled.strip()}\n\n{self.full_procedure(name)}"
+        text = f"{filled.strip()}\n\n{self.full_procedure(name)}"
+        if name in self.once_per_change and self._already_said(name, text):
+            return None
+        return text
+
+    def _already_said(self, name: str, text: str) -> bool:
+        """A guard that speaks once per change: True when this context was already given
+        this very advisory (the same change), so the call made again goes ahead (a refusal
+        that nothing could lift would refuse the change for good); else the advisory is
+        remembered, to be recorded once it is out."""
+        record = self.record()
+        if record is None:
+            return False  # no context to tell calls apart by: it speaks every time
+        import zlib
+
+        digest = f"change-{zlib.crc32(text.encode('utf-8')):08x}-{len(text)}"
+        if record.has(self.event, name, digest):
+            return True
+        self.said[name] = digest
+        return False
+
+    def record(self) -> Seen | None:
+        """The context's record: the once-per-context one, or one of its own for the guards
+        that speak once per change (where the harness keeps no context messages)."""
+        if self.seen is None and self._record is None and self.payload is not None:
+            from hookmsg_dispatch.seen import Seen, context_key
+
+            key = context_key(self.call())
+            if key is not None:
+                self._record = Seen(key, self.environ)
+        return self.seen or self._record
 
 
 def _missing(*_: Any) -> None:  # pragma: no cover - a marker, never called
@@ -343,7 +380,13 @@ def dispatch(  # noqa: PLR0913 (keyword-only seams: input, environment, test hoo
     if not delivered and not can_deny:
         return b""  # this harness shows the model nothing from this event
     run = Dispatch(
-        root, table=table, contract_id=contract_id, event=event, payload=payload, evaluate=evaluate
+        root,
+        table=table,
+        contract_id=contract_id,
+        event=event,
+        payload=payload,
+        evaluate=evaluate,
+        environ=environ,
     )
     try:
         names = _names(run, arguments)
@@ -379,6 +422,7 @@ def _answer(  # noqa: PLR0913, PLR0917 (one call's findings, handed on whole)
         reason, _ = within_cap(guards, cap, REFUSED, where, size=size, overhead=overhead)
         denied = envelope.deny(style, spelled, reason)
         if denied is not None:
+            _record_said(run, [name for name, _ in guards], after)
             return denied
     if not delivered:
         return b""
@@ -394,7 +438,24 @@ def _answer(  # noqa: PLR0913, PLR0917 (one call's findings, handed on whole)
         for name, _ in parts:
             if name in run.once and name not in left_out:
                 seen.mark(event, name, run.once[name])
+    said = [name for name, _ in parts if name not in left_out]
+    _record_said(run, said, after if run._record is not None else None)
     return envelope.context(style, spelled, text) if text else b""
+
+
+def _record_said(
+    run: Dispatch, names: list[str], after: list[Callable[[], list[str]]] | None
+) -> None:
+    """Record the once-per-change advisories among `names` as given (after the answer is
+    out: `after` commits the record, unless the once-per-context commit already does)."""
+    record = run.record() if run.said else None
+    if record is None:
+        return
+    for name in names:
+        if name in run.said:
+            record.mark(run.event, name, run.said[name])
+    if after is not None:
+        after.append(record.commit)
 
 
 def install_root() -> str:

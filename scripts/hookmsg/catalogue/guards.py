@@ -73,6 +73,9 @@ ManifestKind = Literal[
 class GuardEntry(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True)
     detector: str
+    # Speak once per change in a context: the same advisory again lets the call go ahead.
+    # For a guard whose remedy leaves no trace the detector could see (telling the user why).
+    once_per_change: bool = Field(False, alias="once-per-change")
 
 
 class CommandRule(BaseModel):
