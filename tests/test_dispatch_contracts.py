@@ -87,6 +87,20 @@ def test_an_update_only_patch_is_an_edit_and_a_list_command_is_read() -> None:
     assert (call.tool, call.changes) == ("Edit", (FileChange("x.py", "b", "a", False),))
 
 
+def test_a_multiedit_is_one_change_per_edit_of_the_same_file() -> None:
+    edits = [
+        {"old_string": "a", "new_string": "b"},
+        "not an edit",
+        {"old_string": "c", "new_string": "d"},
+    ]
+    payload = {"tool_name": "MultiEdit", "tool_input": {"file_path": "x.rs", "edits": edits}}
+    call = build_call(payload, TABLE["contracts"]["factory-droid"], "factory-droid", "PreToolUse")
+    assert (call.tool, call.changes) == (
+        "Edit",
+        (FileChange("x.rs", "b", "a", False), FileChange("x.rs", "d", "c", False)),
+    )
+
+
 def test_qwen_code_tools_map_back_to_registry_names() -> None:
     assert _call("qwen-code", "PreToolUse-write_file").changes[0].created is True
     edit = _call("qwen-code", "PreToolUse-edit")

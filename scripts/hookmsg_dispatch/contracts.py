@@ -96,6 +96,14 @@ def _changes(tool: str, tool_input: Mapping[str, Any]) -> tuple[FileChange, ...]
     if tool == "Write":
         return (FileChange(path, _text(tool_input, CONTENT_KEYS) or "", None, True),)
     if tool == "Edit":
+        edits = tool_input.get("edits")
+        if isinstance(edits, list) and _text(tool_input, OLD_KEYS) is None:
+            # A MultiEdit: each of its edits is a change of the same file, judged on its own.
+            return tuple(
+                FileChange(path, _text(edit, NEW_KEYS) or "", _text(edit, OLD_KEYS), False)
+                for edit in edits
+                if isinstance(edit, dict)
+            )
         after = _text(tool_input, NEW_KEYS) or ""
         return (FileChange(path, after, _text(tool_input, OLD_KEYS), False),)
     # NotebookEdit: a cell's new source; whether the notebook is new is not said.

@@ -19,8 +19,11 @@ carries (none at all, or another licence id; the comment style may differ). A fi
 written by Write, a patch's Add File, or an Edit with an empty `old_string` of a path that does
 not exist; an empty new file needs no header. An edit fires when the file's notice before the
 edit differs from its notice after it: a notice line removed, changed (a year, a holder, the
-licence id), added, or moved below code; or when it removes or changes any other worded line
-of a comment paragraph holding a notice line (the rest of an Apache or MIT text).
+licence id), added, or moved below code, or a preamble line the language does not need
+first (a YAML `---`) put above it; or when it removes or changes any other worded line of a
+comment paragraph holding a notice line (the rest of an Apache or MIT text; a paragraph
+ends at a blank line, a block comment's end or another comment style, so a doc comment
+right under the header is not part of it). A MultiEdit's edits are judged one by one.
 """
 
 from __future__ import annotations
@@ -54,6 +57,23 @@ _REGION_LINES = 60
 DEFAULT_NOTICE = r"(?i)\bcopyright\b|\(c\)\s*\d|©|\bSPDX-|\blicen[cs]ed\b|\ball rights reserved\b"
 # Lines that may precede the header: `#!`, `# -*- coding: -*-`, `<?php`, `<?xml ?>`, `@echo off`.
 _PREAMBLES = ("#!", "<?php", "<?xml", "@echo off", "@ECHO OFF", "<!DOCTYPE", "<!doctype")
+
+
+def _lead(text: str) -> list[str]:
+    """The preamble lines a file opens with (at most two): what stands above its header."""
+    found: list[str] = []
+    for raw in text.lstrip("\ufeff").split("\n", 2)[:2]:
+        if not _is_preamble(raw):
+            break
+        found.append(raw.strip())
+    return found
+
+
+def _needed(line: str) -> bool:
+    """A preamble line the language needs first (a shebang, an encoding declaration,
+    `<?php`, `<?xml ?>`), which may stand above a header; a YAML `---`, `@echo off` or
+    a doctype need not."""
+    return line.startswith(("#!", "<?php", "<?xml")) or ("coding" in line and line[:1] == "#")
 
 
 def _is_preamble(line: str) -> bool:
@@ -107,35 +127,54 @@ def _is_line_comment(text: str, prefixes: tuple[str, ...]) -> bool:
     return False
 
 
+def _marker(line: str, prefixes: tuple[str, ...]) -> str:
+    """A line comment's marker: its prefix and the punctuation run after it (`//`, `///`,
+    `//!`, `##`, `#'`), so a doc comment reads as another comment style than a notice."""
+    prefix = next((p for p in prefixes if line[: len(p)].upper() == p.upper()), "")
+    end = len(prefix)
+    while end < len(line) and end < len(prefix) + 3 and not line[end].isspace():
+        if line[end].isalnum():
+            return prefix  # `//go:build`, `#region`: a word, not a doc marker
+        end += 1
+    return line[:end]
+
+
 def paragraphs(text: str, syntax: Syntax) -> list[list[str]]:
     """The stripped lines of the leading comment region of `text`, in paragraphs: a blank
-    line outside a block comment ends one (bounded, linear)."""
+    line outside a block comment ends one, and so do a block comment's end and a change
+    of comment style (a `/* */` block after `//` lines, `///` or `//!` after `//`): a
+    doc comment directly under a header is not part of it (bounded, linear)."""
     prefixes, blocks = syntax
     lines = text.lstrip("\ufeff").split("\n", _REGION_LINES)[:_REGION_LINES]
     found: list[list[str]] = [[]]
-    closing = ""
+    closing = style = ""
     for count, raw in enumerate(lines):
         line = raw.strip().lstrip("\ufeff")
         if closing:
             found[-1].append(line)
             if closing in line:
-                closing = ""
+                closing, style = "", "*/"  # what follows a block is another paragraph
             continue
         if count < 2 and not found[-1] and len(found) == 1 and _is_preamble(line):
             continue
-        if not line:
-            if found[-1]:
-                found.append([])
-            continue
         block = next((pair for pair in blocks if line.startswith(pair[0])), None)
-        if block is not None:
-            found[-1].append(line)
-            if block[1] not in line[len(block[0]) :]:
-                closing = block[1]
-            continue
-        if not _is_line_comment(line, prefixes):
+        if block is None and line and not _is_line_comment(line, prefixes):
             break
+        mark = (block[0] if block else _marker(line, prefixes)) if line else ""
+        if found[-1] and (
+            not line or style == "*/" or (mark != style and (block or not _is_bare(line)))
+        ):
+            found.append([])  # a blank line, a block's end or another comment style
+        if not line:
+            style = ""
+            continue
         found[-1].append(line)
+        if not _is_bare(line) or not style:
+            style = mark
+        if block is not None and block[1] not in line[len(block[0]) :]:
+            closing = block[1]
+        elif block is not None:
+            style = "*/"
     return [lines for lines in found if lines]
 
 
@@ -302,12 +341,16 @@ def _lost(before: list[str], after: list[str]) -> str | None:
     return next((line for line in before if line not in kept), None)
 
 
-def _changed_line(before: list[str], after: list[str]) -> str:
-    """The first notice line the edit removes or changes (else the first it adds)."""
+def _changed_line(before: list[str], after: list[str], data: Mapping[str, Any]) -> str:
+    """The first notice line the edit removes or changes; when it only adds lines (a
+    copyright holder, a second licence line), the header the file has: its licence line,
+    else its first notice line. The advisory quotes a line the file must keep."""
     kept = set(after)
-    return next((line for line in before if line not in kept), None) or next(
-        (line for line in after if line not in set(before)), before[0] if before else ""
-    )
+    lost = next((line for line in before if line not in kept), None)
+    if lost is not None:
+        return lost
+    licence = pattern(str(data.get("header", "")))
+    return next((line for line in before if licence.search(line) is not None), before[0])
 
 
 def _edited_notice(
@@ -319,10 +362,24 @@ def _edited_notice(
     old_text = change.before or ""
     if disk is None:  # the file cannot be read: judge the edit's own lines
         old, new = notice(old_text, syntax, data), notice(change.after, syntax, data)
-        return _changed_line(old, new) if old and old != new else None
+        return _changed_line(old, new, data) if old and old != new else None
     old = notice(disk, syntax, data)
     if not old:
         return None  # a file without a header (adding one is not this guard's concern)
+    return _placed_change(disk, change, syntax, data, relative.rsplit("/", 1)[-1], old)
+
+
+def _placed_change(
+    disk: str,
+    change: FileChange,
+    syntax: Syntax,
+    data: Mapping[str, Any],
+    name: str,
+    old: list[str],
+) -> str | None:
+    """The notice line an edit of the file `disk` (whose notice is `old`) removes, alters,
+    adds or moves down."""
+    old_text = change.before or ""
     block = notice_block(disk, syntax, data)
     at = disk.find(old_text)
     if at >= 0:
@@ -331,9 +388,9 @@ def _edited_notice(
         )
         new = notice(head, syntax, data)
         if new != old:
-            return _changed_line(old, new)
+            return _changed_line(old, new, data)
         lost = _lost(block, notice_block(head, syntax, data))
-        return lost or _moved_down(disk, head, syntax, data, relative.rsplit("/", 1)[-1])
+        return lost or _moved_down(disk, head, syntax, data, name)
     # The edit cannot be placed in the file (a patch's several hunks): its own lines decide.
     ours = set(block)
     kept = {line.strip() for line in change.after.split("\n")}
@@ -350,9 +407,15 @@ def _moved_down(
     source = data.get("notice")
     other = source if isinstance(source, str) else DEFAULT_NOTICE
     before = first_header(disk, syntax, (header, other), name)
-    if before is None or first_header(head, syntax, (header, other), name) is not None:
+    if before is None:
         return None
-    return before
+    if first_header(head, syntax, (header, other), name) is None:
+        return before
+    # A document marker, `@echo off` or a doctype put above the header is something else
+    # above it too, though the header is still read after it.
+    had = _lead(disk)
+    added = (line for line in _lead(head) if line not in had and not _needed(line))
+    return before if next(added, None) is not None else None
 
 
 def _edit_header(call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
