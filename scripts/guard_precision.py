@@ -34,6 +34,7 @@ CORPORA = (
     "tests/guard_regression/round-1",
     "tests/guard_regression/round-2",
     "tests/guard_regression/round-3",
+    "tests/guard_regression/round-4",
 )
 TARGET = 0.95
 
