@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from hookmsg_dispatch.call import Call, FileChange
+    from hookmsg_dispatch.main import Dispatch
 
 
 def change_tool(change: FileChange) -> str:
@@ -57,3 +58,20 @@ def resolve(
         (name, call.replace(tool=tool, changes=tuple(changes)) if changes else call)
         for name, (tool, changes) in chosen.items()
     ]
+
+
+def names_of_entries(run: Dispatch, entries: list[str], named: list[str]) -> list[str]:
+    """The messages of the registry `entries` (`--entry`) that apply to the call, each with
+    the call as its entry sees it (`run.scoped`), then the `named` ones."""
+    if run.payload is None:
+        return []  # which entry applies cannot be told
+    table = run.table.get("entries", {}).get(run.event, [])
+    try:
+        pairs = resolve(table if isinstance(table, list) else [], entries, run.call())
+    except Exception as error:
+        from hookmsg_dispatch.main import _brief
+
+        run.problems.append(f"the entries {entries} cannot be resolved ({_brief(error)})")
+        return []
+    run.scoped = dict(pairs)
+    return [*run.scoped, *(name for name in named if name not in run.scoped)]

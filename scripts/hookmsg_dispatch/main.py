@@ -111,7 +111,7 @@ class Dispatch:
         self.once: dict[str, str] = {}  # context message -> digest, to record once delivered
         self.once_per_change: set[str] = set()  # guards whose data says `once-per-change`
         self.said: dict[str, str] = {}  # such a guard -> its advisory's digest, to record
-        self._record: Seen | None = None  # their record where no once-per-context one is
+        self.record: Seen | None = None  # their record where no once-per-context one is
 
     def stem(self, name: str) -> str:
         """The message whose text `name` delivers on this contract: itself, or the one the
@@ -249,36 +249,11 @@ class Dispatch:
         except KeyError as error:
             raise KeyError(f"the detector gave no value for placeholder {error}") from None
         text = f"{filled.strip()}\n\n{self.full_procedure(name)}"
-        if name in self.once_per_change and self._already_said(name, text):
-            return None
-        return text
+        if name not in self.once_per_change:
+            return text
+        from hookmsg_dispatch.said import already_said
 
-    def _already_said(self, name: str, text: str) -> bool:
-        """A guard that speaks once per change: True when this context was already given
-        this very advisory (the same change), so the call made again goes ahead (a refusal
-        that nothing could lift would refuse the change for good); else the advisory is
-        remembered, to be recorded once it is out."""
-        record = self.record()
-        if record is None:
-            return False  # no context to tell calls apart by: it speaks every time
-        import zlib
-
-        digest = f"change-{zlib.crc32(text.encode('utf-8')):08x}-{len(text)}"
-        if record.has(self.event, name, digest):
-            return True
-        self.said[name] = digest
-        return False
-
-    def record(self) -> Seen | None:
-        """The context's record: the once-per-context one, or one of its own for the guards
-        that speak once per change (where the harness keeps no context messages)."""
-        if self.seen is None and self._record is None and self.payload is not None:
-            from hookmsg_dispatch.seen import Seen, context_key
-
-            key = context_key(self.call())
-            if key is not None:
-                self._record = Seen(key, self.environ)
-        return self.seen or self._record
+        return None if already_said(self, name, text) else text
 
 
 def _missing(*_: Any) -> None:  # pragma: no cover - a marker, never called
@@ -288,17 +263,6 @@ def _missing(*_: Any) -> None:  # pragma: no cover - a marker, never called
 def _brief(error: BaseException) -> str:
     text = str(error).replace("\n", " ").strip()
     return f"{type(error).__name__}: {text}"[:300] if text else type(error).__name__
-
-
-def _cap(table: Mapping[str, Any], environ: Mapping[str, str], problems: list[str]) -> int:
-    value = environ.get("HOOKMSG_CAP", "")
-    if value:
-        # ASCII digits only: `str.isdigit` is true of "²", which `int` refuses.
-        if value.isascii() and value.isdigit() and len(value) <= 12 and int(value) > 0:
-            return int(value)
-        problems.append(f"HOOKMSG_CAP='{value[:40]}' is not a positive whole number; ignored")
-    cap = table.get("cap")
-    return cap if isinstance(cap, int) and cap > 0 else 10_000
 
 
 def _table(root: str, contract: str) -> dict[str, Any]:
@@ -312,33 +276,17 @@ def _names(run: Dispatch, arguments: Arguments) -> list[str]:
     """The messages to evaluate: those named, after those of the entries that apply."""
     if not arguments.entries:
         return arguments.names
-    if run.payload is None:
-        return []  # which entry applies cannot be told
-    from hookmsg_dispatch.fold import resolve
+    from hookmsg_dispatch.fold import names_of_entries
 
-    entries = run.table.get("entries", {}).get(run.event, [])
-    try:
-        pairs = resolve(entries if isinstance(entries, list) else [], arguments.entries, run.call())
-    except Exception as error:
-        run.problems.append(f"the entries {arguments.entries} cannot be resolved ({_brief(error)})")
-        return []
-    run.scoped = dict(pairs)
-    return [*run.scoped, *(name for name in arguments.names if name not in run.scoped)]
+    return names_of_entries(run, arguments.entries, arguments.names)
 
 
 def _once(run: Dispatch, environ: Mapping[str, str]) -> None:
     """Give the run its once-per-context record, where the contract and payload allow."""
-    if run.payload is None or run.contract.get("once_per_context") is not True:
-        return
-    from hookmsg_dispatch.seen import Seen, context_key, starts_a_context
+    if run.payload is not None and run.contract.get("once_per_context") is True:
+        from hookmsg_dispatch.seen import attach
 
-    call = run.call()
-    key = context_key(call)
-    if key is None:
-        return  # contexts cannot be told apart: every message on every call
-    run.seen = Seen(key, environ)
-    if starts_a_context(call):
-        run.seen.forget()
+        attach(run, environ)
 
 
 def dispatch(  # noqa: PLR0913 (keyword-only seams: input, environment, test hooks)
@@ -395,7 +343,7 @@ def dispatch(  # noqa: PLR0913 (keyword-only seams: input, environment, test hoo
         parts, fired = run.evaluate(names, guards_only=not delivered)
     finally:
         problems += run.problems
-    return _answer(run, parts, fired, delivered, can_deny, environ, problems, after)
+    return _answer(run, parts, fired, delivered, can_deny, problems, after)
 
 
 def _answer(  # noqa: PLR0913, PLR0917 (one call's findings, handed on whole)
@@ -404,7 +352,6 @@ def _answer(  # noqa: PLR0913, PLR0917 (one call's findings, handed on whole)
     fired: int,
     delivered: bool,
     can_deny: bool,
-    environ: Mapping[str, str],
     problems: list[str],
     after: list[Callable[[], list[str]]] | None,
 ) -> bytes:
@@ -412,17 +359,21 @@ def _answer(  # noqa: PLR0913, PLR0917 (one call's findings, handed on whole)
     style = run.contract.get("envelope", "")
     spelled = run.contract.get("event_names", {}).get(event, event)
     where = os.path.join(run.root, "messages")
-    cap = _cap(table, environ, problems)
     if parts:  # only then (a guard that fired is a part): nothing to say loads neither
         from hookmsg_dispatch import envelope
-        from hookmsg_dispatch.text import within_cap
+        from hookmsg_dispatch.text import cap_of, within_cap
+
+        cap = cap_of(table, run.environ, problems)
     if fired and can_deny:
         guards = [part for part in parts if table["messages"][part[0]].get("kind") == "guard"]
         overhead, size = envelope.budget(run.contract, spelled, refusal=True)
         reason, _ = within_cap(guards, cap, REFUSED, where, size=size, overhead=overhead)
         denied = envelope.deny(style, spelled, reason)
         if denied is not None:
-            _record_said(run, [name for name, _ in guards], after)
+            if run.said:
+                from hookmsg_dispatch.said import record_said
+
+                record_said(run, [name for name, _ in guards], after, queued=False)
             return denied
     if not delivered:
         return b""
@@ -438,24 +389,12 @@ def _answer(  # noqa: PLR0913, PLR0917 (one call's findings, handed on whole)
         for name, _ in parts:
             if name in run.once and name not in left_out:
                 seen.mark(event, name, run.once[name])
-    said = [name for name, _ in parts if name not in left_out]
-    _record_said(run, said, after if run._record is not None else None)
+    if run.said:
+        from hookmsg_dispatch.said import record_said
+
+        said = [name for name, _ in parts if name not in left_out]
+        record_said(run, said, after, queued=run.seen is not None)
     return envelope.context(style, spelled, text) if text else b""
-
-
-def _record_said(
-    run: Dispatch, names: list[str], after: list[Callable[[], list[str]]] | None
-) -> None:
-    """Record the once-per-change advisories among `names` as given (after the answer is
-    out: `after` commits the record, unless the once-per-context commit already does)."""
-    record = run.record() if run.said else None
-    if record is None:
-        return
-    for name in names:
-        if name in run.said:
-            record.mark(run.event, name, run.said[name])
-    if after is not None:
-        after.append(record.commit)
 
 
 def install_root() -> str:

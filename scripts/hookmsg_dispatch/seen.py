@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from hookmsg_dispatch.call import Call
+    from hookmsg_dispatch.main import Dispatch
 
 MAX_RECORD_BYTES = 1 << 16  # a larger record is not ours (or is damaged): started afresh
 SUFFIX = ".seen"
@@ -52,6 +53,17 @@ def starts_a_context(call: Call) -> bool:
     if call.event in COMPACTION_EVENTS:
         return True
     return call.event == "SessionStart" and call.source in NEW_CONTEXT_SOURCES
+
+
+def attach(run: Dispatch, environ: Mapping[str, str]) -> None:
+    """Give the run its context's record; none where contexts cannot be told apart (then
+    every message is delivered on every call)."""
+    call = run.call()
+    key = context_key(call)
+    if key is not None:
+        run.seen = Seen(key, environ)
+        if starts_a_context(call):
+            run.seen.forget()
 
 
 class Seen:

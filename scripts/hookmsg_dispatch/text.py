@@ -10,7 +10,7 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
-    from typing import Callable
+    from typing import Any, Callable
 
 VALUE_LIMIT = 200
 ELLIPSIS = "…"
@@ -62,6 +62,18 @@ def fill(template: str, values: Mapping[str, str]) -> str:
         in_code = template.count("`", 0, start) % 2 == 1
         parts += [template[position:start], sanitise(values[name], in_code=in_code)]
         position = end + 2
+
+
+def cap_of(table: Mapping[str, Any], environ: Mapping[str, str], problems: list[str]) -> int:
+    """The cap on what the harness reads: `HOOKMSG_CAP`, else the table's, else 10,000."""
+    value = environ.get("HOOKMSG_CAP", "")
+    if value:
+        # ASCII digits only: `str.isdigit` is true of "²", which `int` refuses.
+        if value.isascii() and value.isdigit() and len(value) <= 12 and int(value) > 0:
+            return int(value)
+        problems.append(f"HOOKMSG_CAP='{value[:40]}' is not a positive whole number; ignored")
+    cap = table.get("cap")
+    return cap if isinstance(cap, int) and cap > 0 else 10_000
 
 
 def within_cap(

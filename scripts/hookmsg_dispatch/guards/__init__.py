@@ -23,7 +23,7 @@ DETECTORS: dict[str, str] = {
     "dependency": "dependency",
     "eval": "evaluation",
     "write-header": "headers",
-    "edit-header": "headers",
+    "edit-header": "notices",
     "write-plan": "plans",
     "bash-plan": "plans",
     "askuserquestion": "questions",

@@ -1,4 +1,5 @@
-"""The header guards: a new file without the header its siblings carry; an edit altering one.
+"""The write-header guard: a new file without the header its siblings carry; and the reading
+of a file's leading comment region that the edit-header guard (`notices`) shares.
 
 Data: `header` (a regular expression the licence line matches, e.g. `SPDX-License-Identifier:`),
 `notice` (one the other lines of a licence notice match: copyright, holder, `Licensed under`),
@@ -17,19 +18,12 @@ its notice is every line there matching `header` or `notice`.
 A new file fires when its leading region does not hold the licence its nearest sibling's
 carries (none at all, or another licence id; the comment style may differ). A file is new when
 written by Write, a patch's Add File, or an Edit with an empty `old_string` of a path that does
-not exist; an empty new file needs no header. An edit fires when the file's notice before the
-edit differs from its notice after it: a notice line removed, changed (a year, a holder, the
-licence id), added, or moved below code, or a preamble line the language does not need
-first (a YAML `---`) put above it; or when it removes or changes any other worded line of a
-comment paragraph holding a notice line (the rest of an Apache or MIT text; a paragraph
-ends at a blank line, a block comment's end or another comment style, so a doc comment
-right under the header is not part of it). A MultiEdit's edits are judged one by one.
+not exist; an empty new file needs no header.
 """
 
 from __future__ import annotations
 
 from hookmsg_dispatch.guards.common import (
-    MAX_READ_BYTES,
     extension,
     number,
     pattern,
@@ -54,7 +48,12 @@ _HEAD_BYTES = 4096
 _MAX_ENTRIES = 4096
 # The leading comment region is looked for in this many lines of a file.
 _REGION_LINES = 60
-DEFAULT_NOTICE = r"(?i)\bcopyright\b|\(c\)\s*\d|©|\bSPDX-|\blicen[cs]ed\b|\ball rights reserved\b"
+DEFAULT_NOTICE = (
+    r"(?i)\bcopyright\b|\(c\)\s*\d|©|\bSPDX-|\blicen[cs]ed\b|\ball rights reserved\b"
+    r"|\bGNU (?:Lesser |Library |Affero )?General Public License\b|\bfree software\b"
+    r"|\bpermission is hereby granted\b|\bredistribution and use in source\b"
+    r"|\bMozilla Public License\b|\bpublic domain\b"
+)
 # Lines that may precede the header: `#!`, `# -*- coding: -*-`, `<?php`, `<?xml ?>`, `@echo off`.
 _PREAMBLES = ("#!", "<?php", "<?xml", "@echo off", "@ECHO OFF", "<!DOCTYPE", "<!doctype")
 
@@ -304,137 +303,5 @@ def _write_header(call: Call, data: Mapping[str, Any], root: str) -> dict[str, s
     return None
 
 
-def _notice_patterns(data: Mapping[str, Any]) -> tuple[Pattern[str], Pattern[str]]:
-    source = data.get("notice")
-    return pattern(str(data.get("header", ""))), pattern(
-        source if isinstance(source, str) else DEFAULT_NOTICE
-    )
-
-
-def notice(text: str, syntax: Syntax, data: Mapping[str, Any]) -> list[str]:
-    """The licence notice lines of a file's leading comment region, in order."""
-    header, other = _notice_patterns(data)
-    return [
-        line
-        for line in region(text, syntax)
-        if header.search(line) is not None or other.search(line) is not None
-    ]
-
-
-def notice_block(text: str, syntax: Syntax, data: Mapping[str, Any]) -> list[str]:
-    """The worded lines of every leading comment paragraph holding a notice line: the whole
-    licence text (Apache's `Unless required by applicable law ...` too), not only the lines
-    that name a copyright or licence."""
-    header, other = _notice_patterns(data)
-    return [
-        line
-        for paragraph in paragraphs(text, syntax)
-        if any(header.search(ln) is not None or other.search(ln) is not None for ln in paragraph)
-        for line in paragraph
-        if not _is_bare(line)
-    ]
-
-
-def _lost(before: list[str], after: list[str]) -> str | None:
-    """The first line of the notice block `before` that the block `after` no longer holds."""
-    kept = set(after)
-    return next((line for line in before if line not in kept), None)
-
-
-def _changed_line(before: list[str], after: list[str], data: Mapping[str, Any]) -> str:
-    """The first notice line the edit removes or changes; when it only adds lines (a
-    copyright holder, a second licence line), the header the file has: its licence line,
-    else its first notice line. The advisory quotes a line the file must keep."""
-    kept = set(after)
-    lost = next((line for line in before if line not in kept), None)
-    if lost is not None:
-        return lost
-    licence = pattern(str(data.get("header", "")))
-    return next((line for line in before if licence.search(line) is not None), before[0])
-
-
-def _edited_notice(
-    project: Project, relative: str, change: FileChange, syntax: Syntax, data: Mapping[str, Any]
-) -> str | None:
-    """The notice line an edit removes or alters, or None when the notice stays as it was:
-    a line naming the copyright or licence, or any other line of the licence text."""
-    disk = project.read_text(relative, MAX_READ_BYTES)
-    old_text = change.before or ""
-    if disk is None:  # the file cannot be read: judge the edit's own lines
-        old, new = notice(old_text, syntax, data), notice(change.after, syntax, data)
-        return _changed_line(old, new, data) if old and old != new else None
-    old = notice(disk, syntax, data)
-    if not old:
-        return None  # a file without a header (adding one is not this guard's concern)
-    return _placed_change(disk, change, syntax, data, relative.rsplit("/", 1)[-1], old)
-
-
-def _placed_change(
-    disk: str,
-    change: FileChange,
-    syntax: Syntax,
-    data: Mapping[str, Any],
-    name: str,
-    old: list[str],
-) -> str | None:
-    """The notice line an edit of the file `disk` (whose notice is `old`) removes, alters,
-    adds or moves down."""
-    old_text = change.before or ""
-    block = notice_block(disk, syntax, data)
-    at = disk.find(old_text)
-    if at >= 0:
-        head = (
-            disk[:at] + change.after + disk[at + len(old_text) : at + len(old_text) + _HEAD_BYTES]
-        )
-        new = notice(head, syntax, data)
-        if new != old:
-            return _changed_line(old, new, data)
-        lost = _lost(block, notice_block(head, syntax, data))
-        return lost or _moved_down(disk, head, syntax, data, name)
-    # The edit cannot be placed in the file (a patch's several hunks): its own lines decide.
-    ours = set(block)
-    kept = {line.strip() for line in change.after.split("\n")}
-    lost_lines = (line.strip() for line in old_text.split("\n"))
-    return next((line for line in lost_lines if line in ours and line not in kept), None)
-
-
-def _moved_down(
-    disk: str, head: str, syntax: Syntax, data: Mapping[str, Any], name: str
-) -> str | None:
-    """The licence line when the edit keeps the notice but puts other lines above it (a
-    `# frozen_string_literal: true`, a `//go:build`): the file no longer starts with it."""
-    header = pattern(str(data.get("header", "")))
-    source = data.get("notice")
-    other = source if isinstance(source, str) else DEFAULT_NOTICE
-    before = first_header(disk, syntax, (header, other), name)
-    if before is None:
-        return None
-    if first_header(head, syntax, (header, other), name) is None:
-        return before
-    # A document marker, `@echo off` or a doctype put above the header is something else
-    # above it too, though the header is still read after it.
-    had = _lead(disk)
-    added = (line for line in _lead(head) if line not in had and not _needed(line))
-    return before if next(added, None) is not None else None
-
-
-def _edit_header(call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
-    if not isinstance(data.get("header"), str):
-        return None
-    kinds = table(data, "kinds")
-    for project, relative, change in project_changes(call, root):
-        if not change.before or change.created:
-            continue
-        kind = kind_of(kinds, relative)
-        if kind is None:
-            continue
-        changed = _edited_notice(project, relative, change, kind[1], data)
-        if changed is not None:
-            return {"path": relative, "header": changed}
-    return None
-
-
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
-    if detector == "write-header":
-        return _write_header(call, data, root)
-    return _edit_header(call, data, root)
+    return _write_header(call, data, root) if detector == "write-header" else None
