@@ -28,13 +28,17 @@ if TYPE_CHECKING:
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
+# The shipped cases, the held-out corpus, then every regression round in the order written.
 CORPORA = (
     "catalog/guard-cases",
     "tests/guard_holdout",
-    "tests/guard_regression/round-1",
-    "tests/guard_regression/round-2",
-    "tests/guard_regression/round-3",
-    "tests/guard_regression/round-4",
+    *sorted(
+        (
+            path.relative_to(REPO).as_posix()
+            for path in (REPO / "tests" / "guard_regression").glob("round-*")
+        ),
+        key=lambda name: int(name.rsplit("-", 1)[1]),
+    ),
 )
 TARGET = 0.95
 

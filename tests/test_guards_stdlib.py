@@ -35,6 +35,7 @@ def test_importing_every_detector_loads_no_typing_or_build_side() -> None:
         "import sys; sys.path.insert(0, sys.argv[1]);"
         "import hookmsg_dispatch.guards.dependency, hookmsg_dispatch.guards.evaluation,"
         " hookmsg_dispatch.guards.headers, hookmsg_dispatch.guards.notices,"
+        " hookmsg_dispatch.guards.notice_extras,"
         " hookmsg_dispatch.guards.plans,"
         " hookmsg_dispatch.guards.questions, hookmsg_dispatch.compaction;"
         "print(sorted(m for m in ('typing', 'hookmsg', 'tempfile', 'hashlib', 'importlib.util')"

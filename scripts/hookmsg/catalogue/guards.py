@@ -141,6 +141,9 @@ CommentSyntax = Annotated[str, StringConstraints(pattern=r"^\S{1,8}(?: \S{1,8})?
 class EditHeaderData(GuardEntry):
     header: Regex
     notice: Regex | None = None
+    # Lines opening a licence text (GPL's `This program is free software`), notice lines
+    # too; apart from `notice` so that the dispatcher seldom compiles it.
+    notice_texts: Regex | None = Field(None, alias="notice-texts")
     kinds: dict[KindKey, CommentSyntax | list[CommentSyntax]] = Field(min_length=1)
 
 
@@ -221,7 +224,8 @@ def regexes(data: GuardEntry) -> list[tuple[tuple[str, ...], str]]:  # noqa: PLR
         ]
     if isinstance(data, EditHeaderData):
         found: list[tuple[tuple[str, ...], str]] = [(("header",), data.header)]
-        return found + ([(("notice",), data.notice)] if data.notice else [])
+        found += [(("notice",), data.notice)] if data.notice else []
+        return found + ([(("notice-texts",), data.notice_texts)] if data.notice_texts else [])
     if isinstance(data, QuestionData):
         return [(("equal-options",), data.equal_options)] if data.equal_options else []
     if isinstance(data, DependencyData):

@@ -48,12 +48,7 @@ _HEAD_BYTES = 4096
 _MAX_ENTRIES = 4096
 # The leading comment region is looked for in this many lines of a file.
 _REGION_LINES = 60
-DEFAULT_NOTICE = (
-    r"(?i)\bcopyright\b|\(c\)\s*\d|©|\bSPDX-|\blicen[cs]ed\b|\ball rights reserved\b"
-    r"|\bGNU (?:Lesser |Library |Affero )?General Public License\b|\bfree software\b"
-    r"|\bpermission is hereby granted\b|\bredistribution and use in source\b"
-    r"|\bMozilla Public License\b|\bpublic domain\b"
-)
+DEFAULT_NOTICE = r"(?i)\bcopyright\b|\(c\)\s*\d|©|\bSPDX-|\blicen[cs]ed\b|\ball rights reserved\b"
 # Lines that may precede the header: `#!`, `# -*- coding: -*-`, `<?php`, `<?xml ?>`, `@echo off`.
 _PREAMBLES = ("#!", "<?php", "<?xml", "@echo off", "@ECHO OFF", "<!DOCTYPE", "<!doctype")
 

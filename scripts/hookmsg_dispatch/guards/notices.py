@@ -28,7 +28,7 @@ TYPE_CHECKING = False  # not `typing`: importing it costs every hook call start-
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from re import Pattern
-    from typing import Any
+    from typing import Any, Callable
 
     from hookmsg_dispatch.call import Call, FileChange
     from hookmsg_dispatch.guards.headers import Syntax
@@ -42,25 +42,37 @@ def _notice_patterns(data: Mapping[str, Any]) -> tuple[Pattern[str], Pattern[str
     )
 
 
+def _is_notice(data: Mapping[str, Any]) -> Callable[[str], bool]:
+    """The test of a notice line: one naming the licence id or a copyright, or one opening a
+    licence text (`notice-texts`: a pattern of its own, so that, its literals being absent
+    from most files, it is seldom compiled)."""
+    header, other = _notice_patterns(data)
+    texts = data.get("notice-texts")
+    opening = pattern(texts) if isinstance(texts, str) and texts else None
+
+    def is_notice(line: str) -> bool:
+        if header.search(line) is not None or other.search(line) is not None:
+            return True
+        return opening is not None and opening.search(line) is not None
+
+    return is_notice
+
+
 def notice(text: str, syntax: Syntax, data: Mapping[str, Any]) -> list[str]:
     """The licence notice lines of a file's leading comment region, in order."""
-    header, other = _notice_patterns(data)
-    return [
-        line
-        for line in region(text, syntax)
-        if header.search(line) is not None or other.search(line) is not None
-    ]
+    is_notice = _is_notice(data)
+    return [line for line in region(text, syntax) if is_notice(line)]
 
 
 def notice_block(text: str, syntax: Syntax, data: Mapping[str, Any]) -> list[str]:
     """The worded lines of every leading comment paragraph holding a notice line: the whole
     licence text (Apache's `Unless required by applicable law ...` too), not only the lines
     that name a copyright or licence."""
-    header, other = _notice_patterns(data)
+    is_notice = _is_notice(data)
     return [
         line
         for paragraph in paragraphs(text, syntax)
-        if any(header.search(ln) is not None or other.search(ln) is not None for ln in paragraph)
+        if any(is_notice(ln) for ln in paragraph)
         for line in paragraph
         if not _is_bare(line)
     ]
@@ -99,20 +111,16 @@ def _edited_notice(
     if not old:
         return None  # a file without a header (adding one is not this guard's concern)
     name = relative.rsplit("/", 1)[-1]
-    whole = _patched(call, project, relative, disk)
-    if whole is not None:  # a patch's hunks, placed by their context lines: the new file
-        return _compared(disk, whole[: len(disk) + _HEAD_BYTES], syntax, data, name, old)
+    # An edit whose old text is in the file is placed by it; a patch's hunks that are not
+    # (a hunk of added lines only, several hunks) by their context lines: the new file.
+    placed = bool(old_text) and disk.find(old_text) >= 0
+    if not placed:
+        from hookmsg_dispatch.guards.notice_extras import patched
+
+        whole = patched(call, project, relative, disk)
+        if whole is not None:
+            return _compared(disk, whole[: len(disk) + _HEAD_BYTES], syntax, data, name, old)
     return _placed_change(disk, change, syntax, data, name, old)
-
-
-def _patched(call: Call, project: Project, relative: str, disk: str) -> str | None:
-    """The file's new text when the call is a patch whose hunks place in it, else None."""
-    from hookmsg_dispatch.guards.patch import patch_text, patched_text
-
-    if patch_text(call.tool_input) is None:
-        return None
-    full = project.absolute(relative)
-    return patched_text(call.tool_input, lambda path: project.absolute(path) == full, disk)
 
 
 def _compared(
@@ -171,48 +179,6 @@ def _moved_down(
     return before if next(added, None) is not None else None
 
 
-# A script without an extension (`bin/deploy`) is of its interpreter's kind: the kind of
-# this extension, looked up in `kinds`. Version suffixes are dropped (`python3.12`).
-_INTERPRETERS = {
-    "sh": ".sh",
-    "bash": ".sh",
-    "dash": ".sh",
-    "ksh": ".sh",
-    "zsh": ".sh",
-    "fish": ".sh",
-    "python": ".py",
-    "ruby": ".rb",
-    "perl": ".pl",
-    "node": ".js",
-    "deno": ".ts",
-    "bun": ".js",
-    "php": ".php",
-    "lua": ".lua",
-    "pwsh": ".ps1",
-    "rscript": ".r",
-    "tclsh": ".tcl",
-}
-
-
-def _by_shebang(
-    project: Project, relative: str, kinds: Mapping[str, Any]
-) -> tuple[str, Syntax] | None:
-    """The kind of an extensionless script, from its `#!` line's interpreter."""
-    if "." in relative.rsplit("/", 1)[-1]:
-        return None
-    first = (project.head(relative, 256) or "").split("\n", 1)[0]
-    if not first.startswith("#!"):
-        return None
-    words = first[2:].split()
-    if words and words[0].endswith("/env"):
-        words = [word for word in words[1:] if not word.startswith("-")]
-    if not words:
-        return None
-    program = words[0].rsplit("/", 1)[-1].rstrip("0123456789.").lower()
-    extension = _INTERPRETERS.get(program)
-    return kind_of(kinds, "x" + extension) if extension else None
-
-
 def edit_header(call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     if not isinstance(data.get("header"), str):
         return None
@@ -221,7 +187,11 @@ def edit_header(call: Call, data: Mapping[str, Any], root: str) -> dict[str, str
         # A patch hunk that only adds lines has no removed ones; its context places it.
         if change.created or (not change.before and patch_free(call)):
             continue
-        kind = kind_of(kinds, relative) or _by_shebang(project, relative, kinds)
+        kind = kind_of(kinds, relative)
+        if kind is None and "." not in relative.rsplit("/", 1)[-1]:
+            from hookmsg_dispatch.guards.notice_extras import by_shebang
+
+            kind = by_shebang(project, relative, kinds)
         if kind is None:
             continue
         changed = _edited_notice(call, project, relative, change, {**data, "syntax": kind[1]})
