@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from hookmsg_dispatch.call import Call, FileChange
-from hookmsg_dispatch.fold import resolve
+from hookmsg_dispatch.contracts import resolve
 from tests.support.dispatch import build_install_root, clean_env, delivered, dispatch, table
 
 pytestmark = pytest.mark.slow

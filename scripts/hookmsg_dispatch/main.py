@@ -8,7 +8,7 @@ delivers its text (a conditioned one only when its condition fires); a guard run
 detector and, when it finds something, delivers its Advisory and its full procedure's path.
 `--entry KEY` names a registry entry of the event (its matcher, e.g. `Edit`) instead of its
 messages: where a harness folds several entries into one matcher, the dispatcher decides per
-call which of them apply (`fold.py`). A context message that does not depend on the call is
+call which of them apply (`contracts.py`). A context message that does not depend on the call is
 delivered once per context (`seen.py`); guards speak on every call that triggers them. Every
 failure is one line on standard error and never a block: the call goes ahead, with whatever
 could still be delivered.
@@ -276,7 +276,7 @@ def _names(run: Dispatch, arguments: Arguments) -> list[str]:
     """The messages to evaluate: those named, after those of the entries that apply."""
     if not arguments.entries:
         return arguments.names
-    from hookmsg_dispatch.fold import names_of_entries
+    from hookmsg_dispatch.contracts import names_of_entries
 
     return names_of_entries(run, arguments.entries, arguments.names)
 

@@ -1,6 +1,5 @@
-"""The edit-header guard's rarer readings, loaded only when a call needs them: the kind of
-a script without an extension (from its `#!` line), and a Codex patch applied to the file
-when its hunks cannot be placed by their removed lines alone.
+"""The edit-header guard's rarer reading, loaded only when a call needs it: the kind of a
+script without an extension, from its `#!` line.
 """
 
 from __future__ import annotations
@@ -12,7 +11,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from hookmsg_dispatch.call import Call
     from hookmsg_dispatch.guards.headers import Syntax
     from hookmsg_dispatch.project import Project
 
@@ -57,13 +55,3 @@ def by_shebang(
     program = words[0].rsplit("/", 1)[-1].rstrip("0123456789.").lower()
     extension = _INTERPRETERS.get(program)
     return kind_of(kinds, "x" + extension) if extension else None
-
-
-def patched(call: Call, project: Project, relative: str, disk: str) -> str | None:
-    """The file's new text when the call is a patch whose hunks place in it, else None."""
-    from hookmsg_dispatch.guards.patch import patch_text, patched_text
-
-    if patch_text(call.tool_input) is None:
-        return None
-    full = project.absolute(relative)
-    return patched_text(call.tool_input, lambda path: project.absolute(path) == full, disk)

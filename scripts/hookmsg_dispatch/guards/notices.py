@@ -111,16 +111,33 @@ def _edited_notice(
     if not old:
         return None  # a file without a header (adding one is not this guard's concern)
     name = relative.rsplit("/", 1)[-1]
-    # An edit whose old text is in the file is placed by it; a patch's hunks that are not
-    # (a hunk of added lines only, several hunks) by their context lines: the new file.
-    placed = bool(old_text) and disk.find(old_text) >= 0
-    if not placed:
-        from hookmsg_dispatch.guards.notice_extras import patched
-
-        whole = patched(call, project, relative, disk)
+    # An edit is placed by its old text; a patch by its hunks' context lines (a hunk may
+    # only add lines; removed lines joined across hunks are no old text): the new file.
+    if not patch_free(call):
+        whole = _patched(call, project, relative, disk)
         if whole is not None:
             return _compared(disk, whole[: len(disk) + _HEAD_BYTES], syntax, data, name, old)
     return _placed_change(disk, change, syntax, data, name, old)
+
+
+def _patched(call: Call, project: Project, relative: str, disk: str) -> str | None:
+    """The file's new text when the call is a patch whose hunks place in it, else None."""
+    from hookmsg_dispatch.guards.patch import patch_text, patched_text
+
+    if patch_text(call.tool_input) is None:
+        return None
+    here = project.cwd == project.root
+    full: list[str] = []
+
+    def same_file(path: str) -> bool:
+        # The patch's own spelling of the path, from the project root, needs no lookup.
+        if here and path == relative:
+            return True
+        if not full:
+            full.append(project.absolute(project.path_of(relative)))
+        return project.absolute(path) == full[0]
+
+    return patched_text(call.tool_input, same_file, disk)
 
 
 def _compared(
