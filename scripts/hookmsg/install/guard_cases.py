@@ -119,15 +119,14 @@ def _project(folder: Path, files: dict[str, str]) -> Path:
     return project
 
 
-def _rehomed(value: Any, recorded: str, project: str) -> Any:
-    """`value` with the recorded project folder replaced by this run's, at every depth (a
-    harness sends absolute paths, and names the folder inside commands and patches)."""
+def replaced_everywhere(value: Any, old: str, new: str) -> Any:
+    """`value` (decoded JSON) with `old` replaced by `new` in every string, at every depth."""
     if isinstance(value, str):
-        return value.replace(recorded, project)
+        return value.replace(old, new)
     if isinstance(value, dict):
-        return {key: _rehomed(item, recorded, project) for key, item in value.items()}
+        return {key: replaced_everywhere(item, old, new) for key, item in value.items()}
     if isinstance(value, list):
-        return [_rehomed(item, recorded, project) for item in value]
+        return [replaced_everywhere(item, old, new) for item in value]
     return value
 
 
@@ -141,7 +140,8 @@ def _payload(case: Case, project: Path, folder: Path) -> dict[str, Any]:
     payload = dict(case.payload)
     recorded = payload.get("cwd")
     if isinstance(recorded, str) and recorded.startswith("/") and len(recorded) > 1:
-        payload = _rehomed(payload, recorded.rstrip("/"), str(project))
+        # A harness sends absolute paths, and names the folder in commands and patches.
+        payload = replaced_everywhere(payload, recorded.rstrip("/"), str(project))
     if "cwd" not in payload and "workspace_roots" not in payload:
         payload["cwd"] = str(project)
     if not {"session_id", "sessionId", "conversation_id"} & set(payload):

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hookmsg.install.guard_cases import replaced_everywhere
 from hookmsg.pipeline.workspace import Workspace
 
 Values = Callable[[str, Any, Mapping[str, Any], str], dict[str, str] | None]
@@ -114,17 +115,8 @@ class LocalRoot:
             return self._shown_text(out.decode("utf-8")).encode("utf-8")
         from hookmsg_dispatch.jsonio import dumps
 
-        return (dumps(_replace(data, str(self.folder), self.shown)) + "\n").encode("ascii")
-
-
-def _replace(value: Any, old: str, new: str) -> Any:
-    if isinstance(value, str):
-        return value.replace(old, new)
-    if isinstance(value, dict):
-        return {key: _replace(item, old, new) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_replace(item, old, new) for item in value]
-    return value
+        shown = replaced_everywhere(data, str(self.folder), self.shown)
+        return (dumps(shown) + "\n").encode("ascii")
 
 
 @contextmanager
