@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -63,6 +64,11 @@ def test_benchmark_runs_on_a_tiny_corpus(tmp_path: Path) -> None:
     for figure in figures:
         assert figure in done.stdout
     assert "ratio" in done.stdout
+    cpu_lines = [line for line in done.stdout.splitlines() if "the same, CPU time" in line]
+    assert cpu_lines
+    # With valgrind the instructions are judged and the load-bound CPU times only reported.
+    verdict = "reported" if shutil.which("valgrind") else ("ok", "MISSED")
+    assert all(line.endswith(verdict) for line in cpu_lines), cpu_lines
 
 
 def test_generate_skill_index_outside_the_environment_says_what_to_run(tmp_path: Path) -> None:
