@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Precision and recall of every guard, measured through the packaged dispatcher.
 
-Each corpus is a folder of guard case files (the format of `catalog/guard-cases/`, see
-docs/guards.md): the shipped cases under `catalog/guard-cases/`; the independent held-out
+Each corpus is a folder of guard cases (see docs/guards.md): the shipped cases, in the
+guard files under `catalog/guards/`; the independent held-out
 corpus under `tests/guard_holdout/` (written by someone who never read the guard code;
 measured, never tuned against); and the earlier held-out rounds under
 `tests/guard_regression/`, whose failure classes the guards were since fixed for (a
@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
 # The shipped cases, the held-out corpus, then every regression round in the order written.
 CORPORA = (
-    "catalog/guard-cases",
+    "catalog/guards",
     "tests/guard_holdout",
     *sorted(
         (

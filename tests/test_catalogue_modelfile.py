@@ -73,11 +73,17 @@ C002_CASES: dict[str, CatalogueEdit] = {
     "hooks-event-not-a-string": _edit_line(
         "hooks.toml", 'event = "Stop"', "event = 7", "event = 7"
     ),
-    "hooks-placeholder-not-a-string": _edit_line(
-        "hooks.toml", 'primitive = "pickle.loads"', "primitive = 1", "primitive = 1"
+    "guard-placeholder-not-a-string": _edit_line(
+        "guards/pretooluse-eval-guard.toml",
+        'primitive = "pickle.loads"',
+        "primitive = 1",
+        "primitive = 1",
     ),
-    "hooks-placeholder-bad-name": _edit_line(
-        "hooks.toml", 'primitive = "pickle.loads"', '"Primitive-Name" = "x"', '"Primitive-Name"'
+    "guard-placeholder-bad-name": _edit_line(
+        "guards/pretooluse-eval-guard.toml",
+        'primitive = "pickle.loads"',
+        '"Primitive-Name" = "x"',
+        '"Primitive-Name"',
     ),
     "hooks-unwired-not-a-string": _edit_line(
         "hooks.toml", "\n[unwired]\n", "\n[unwired]\nstop = true\n", "stop = true"
@@ -91,8 +97,20 @@ C002_CASES: dict[str, CatalogueEdit] = {
     "hooks-message-name-with-extension": _edit_line(
         "hooks.toml", 'messages = ["stop"]', 'messages = ["stop.md"]', '"stop.md"'
     ),
-    "hooks-guard-name-with-dotdot": _append(
-        "hooks.toml", '[guards."../x".placeholders]\npath = "x"\n', '[guards."../x"'
+    "hooks-guards-declared-in-the-registry": _append(
+        "hooks.toml", '[guards.x.placeholders]\npath = "x"\n', "[guards.x.placeholders]"
+    ),
+    "guard-placeholder-with-dotdot": _edit_line(
+        "guards/pretooluse-eval-guard.toml",
+        "[placeholders]\n",
+        '[placeholders]\n"../x" = "x"\n',
+        '"../x" = ',
+    ),
+    "guard-wired-unknown-key": _edit_line(
+        "guards/pretooluse-eval-guard.toml",
+        '{ event = "PreToolUse", matcher = "Write" }',
+        '{ event = "PreToolUse", matchers = "Write" }',
+        "wired = [",  # (an inline table is located at its array)
     ),
     "hooks-unwired-name-with-slash": _edit_line(
         "hooks.toml", "\n[unwired]\n", '\n[unwired]\n"a/b" = "reason"\n', '"a/b" = '
@@ -177,12 +195,13 @@ def test_duplicate_toml_key_is_c001_at_the_repeat(project: Path, cli: Cli) -> No
 
 
 def test_duplicate_toml_table_is_c001_at_the_repeat(project: Path, cli: Cli) -> None:
-    header = "[guards.pretooluse-eval-guard.placeholders]"
-    text = append(catalog(project, "hooks.toml"), f'{header}\nx = "1"\n')
+    header = "[placeholders]"
+    guard = "guards/pretooluse-eval-guard.toml"
+    text = append(catalog(project, guard), f'{header}\nx = "1"\n')
     found = run_findings(cli, "validate")
     line = line_of(text, header, 2)
     # tomllib points at the closing bracket of the repeated header.
-    assert located(found) == [("catalog/hooks.toml", line, len(header), "C001")]
+    assert located(found) == [(f"catalog/{guard}", line, len(header), "C001")]
 
 
 @pytest.mark.slow

@@ -40,7 +40,7 @@ def _patterns() -> list[str]:
 
 def _texts() -> list[str]:
     texts: set[str] = {"", "\n", " ", "eval(", "x\n", "\nx"}
-    for path in sorted((REPO / "catalog" / "guard-cases").glob("*.toml")):
+    for path in sorted((REPO / "catalog" / "guards").glob("*.toml")):
         for case in tomllib.loads(path.read_text(encoding="utf-8")).get("cases", []):
             for text in _strings(case.get("payload", {})):
                 for line in [text, *text.split("\n")]:

@@ -3,8 +3,9 @@
 `hookmsg_dispatch.literal` reads a pattern's source for the literals every match needs;
 a text without any of them is answered "no match" without compiling. The property that
 makes this safe: whenever `re` finds a match, the prefilter said "could match". It is
-checked on every pattern of catalog/guards.toml and on hand-written hard cases, with texts
-that hypothesis builds to match each pattern, and with texts that merely resemble it.
+checked on every pattern of the guard files' conditions and on hand-written hard cases,
+with texts that hypothesis builds to match each pattern, and with texts that merely
+resemble it.
 """
 
 from __future__ import annotations
@@ -36,9 +37,12 @@ def _strings(node: Any) -> Iterator[str]:
 
 
 def _catalogue_patterns() -> list[str]:
-    data = tomllib.loads((REPO / "catalog" / "guards.toml").read_text(encoding="utf-8"))
+    strings: set[str] = set()
+    for path in sorted((REPO / "catalog" / "guards").glob("*.toml")):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        strings.update(_strings(data.get("condition", {})))
     found = []
-    for text in sorted(set(_strings(data))):
+    for text in sorted(strings):
         try:
             re.compile(text)
         except re.error:

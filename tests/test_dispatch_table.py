@@ -1,4 +1,5 @@
-"""generated/dispatch-table.json: built from the registry, the harness catalogue and guards.toml."""
+"""generated/dispatch-table.json: built from the registry, the harness catalogue and the guard
+files."""
 
 from __future__ import annotations
 
@@ -77,26 +78,43 @@ def test_the_table_describes_every_message_and_contract(project: Path) -> None:
     assert data["contracts"]["copilot"]["tools"]["create"] == "Write"
 
 
+def _replace_condition(path: Path, condition: str | None) -> None:
+    """Rewrite a guard file with its `[condition]` (and every table below it) replaced."""
+    text = path.read_text(encoding="utf-8")
+    kept = text.split("[condition]", 1)[0]
+    cases = "[[cases]]" + text.split("[[cases]]", 1)[1] if "[[cases]]" in text else ""
+    body = f"[condition]\n{condition}\n" if condition is not None else ""
+    path.write_text(kept + body + cases, encoding="utf-8")
+
+
 @pytest.mark.slow
-def test_guards_toml_tables_become_conditions_verbatim(project: Path) -> None:
+def test_each_guard_files_condition_becomes_a_condition_verbatim(project: Path) -> None:
     from hookmsg.pipeline.workspace import load_workspace
     from hookmsg.project.config import load_project
     from hookmsg.render.dispatch_table import dispatch_table_data
 
-    (project / "catalog" / "guards.toml").write_text(
-        '[pretooluse-dependency-guard]\ndetector = "dependency"\nmanifests = ["package.json"]\n\n'
-        '[posttooluse-proactive-compaction]\ndetector = "compaction"\nthreshold = 0.7\n',
-        encoding="utf-8",
-    )
+    guards = project / "catalog" / "guards"
+    dependency = 'detector = "dependency"\nmanifests = ["package.json"]'
+    _replace_condition(guards / "pretooluse-dependency-guard.toml", dependency)
+    compaction = 'detector = "compaction"\ntokens = 70000'
+    _replace_condition(guards / "posttooluse-proactive-compaction.toml", compaction)
+    _replace_condition(guards / "pretooluse-eval-guard.toml", None)
     data = dispatch_table_data(load_workspace(load_project(project)).loaded())
-    assert data["conditions"] == {
-        "pretooluse-dependency-guard": {"detector": "dependency", "manifests": ["package.json"]},
-        "posttooluse-proactive-compaction": {"detector": "compaction", "threshold": 0.7},
+    conditions = data["conditions"]
+    assert conditions["pretooluse-dependency-guard"] == {
+        "detector": "dependency",
+        "manifests": ["package.json"],
     }
+    assert conditions["posttooluse-proactive-compaction"] == {
+        "detector": "compaction",
+        "tokens": 70000,
+    }
+    assert "pretooluse-eval-guard" not in conditions
     assert data["messages"]["pretooluse-dependency-guard"]["condition"] == "dependency"
     assert data["messages"]["posttooluse-proactive-compaction"]["condition"] == "compaction"
     assert data["messages"]["pretooluse-eval-guard"]["condition"] is None
-    (project / "catalog" / "guards.toml").unlink()
+    for path in guards.glob("*.toml"):
+        path.unlink()
     data = dispatch_table_data(load_workspace(load_project(project)).loaded())
     assert data["conditions"] == {}
     assert all(entry["condition"] is None for entry in data["messages"].values())

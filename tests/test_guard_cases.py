@@ -16,7 +16,7 @@ from hookmsg.catalogue.rules.guard_cases import Known, check_case_file, missing_
 from hookmsg.install.guard_cases import read_table, run_folder, write_install_root
 from tests.support.repository import REPO
 
-CASES = REPO / "catalog" / "guard-cases"
+CASES = REPO / "catalog" / "guards"
 # The harnesses whose payloads reach PreToolUse guards on Write, Edit and Bash, as the
 # dispatch table names their contracts (Qwen Code: as a refusal, in strict mode).
 FILE_AND_SHELL_HARNESSES = {"claude-code", "codex", "copilot", "qwen-code"}
@@ -49,7 +49,7 @@ def read_table_of_repo() -> dict[str, object]:
 def test_every_guard_has_enough_cases_in_every_payload_shape(guard: str) -> None:
     data = tomllib.loads((CASES / f"{guard}.toml").read_text(encoding="utf-8"))
     cases = data["cases"]
-    assert data["guard"] == guard
+    assert "guard" not in data  # a guard file is its guard's: the stem names it
     assert len(cases) >= MINIMUM
     expects = Counter(case["expect"] for case in cases)
     assert expects["fire"] >= 10 and expects["silent"] >= 10, expects
@@ -74,7 +74,7 @@ def test_every_guard_has_enough_cases_in_every_payload_shape(guard: str) -> None
 
 @pytest.mark.slow
 def test_the_shipped_cases_agree_with_the_packaged_dispatcher(install_root: Path) -> None:
-    result = run_folder(CASES, "catalog/guard-cases", install_root)
+    result = run_folder(CASES, "catalog/guards", install_root)
     assert [d.render() for d in result.diagnostics] == []
     assert set(result.scores) == set(_guards())
 
@@ -105,11 +105,11 @@ def test_each_disagreement_is_one_line_naming_the_case(tmp_path: Path, install_r
     folder.mkdir()
     text = CASE.format(step="git push the branch", grep="fire")
     (folder / "pretooluse-bash-plan-guard.toml").write_text(text, encoding="utf-8")
-    result = run_folder(folder, "catalog/guard-cases", install_root)
+    result = run_folder(folder, "catalog/guards", install_root)
     assert [d.render() for d in result.diagnostics] == [
-        "catalog/guard-cases/pretooluse-bash-plan-guard.toml:4:1: U010 case 'push-is-covered' "
+        "catalog/guards/pretooluse-bash-plan-guard.toml:4:1: U010 case 'push-is-covered' "
         "expected fire, was silent",
-        "catalog/guard-cases/pretooluse-bash-plan-guard.toml:13:1: U010 case "
+        "catalog/guards/pretooluse-bash-plan-guard.toml:13:1: U010 case "
         "'grep-is-read-only' expected fire, was silent",
     ]
     score = result.scores["pretooluse-bash-plan-guard"]
@@ -196,7 +196,7 @@ def test_u009_a_malformed_case_file_is_a_located_finding(
     change: tuple[str, str], line: int, words: str
 ) -> None:
     text = GOOD.replace(*change)
-    parsed, found = check_case_file(text, "catalog/guard-cases/pretooluse-eval-guard.toml", KNOWN)
+    parsed, found = check_case_file(text, "catalog/guards/pretooluse-eval-guard.toml", KNOWN)
     assert parsed is None
     assert [(d.line, d.code) for d in found][:1] == [(line, "U009")], found
     assert words in found[0].message
@@ -216,7 +216,7 @@ def test_u009_duplicate_ids_and_a_misnamed_file() -> None:
 def test_u011_a_guard_with_a_detector_and_no_cases() -> None:
     found = missing_cases(["pretooluse-a-guard", "pretooluse-b-guard"], {"pretooluse-a-guard"}, "c")
     assert [d.render() for d in found] == [
-        "c/pretooluse-b-guard.toml:1:1: U011 guard 'pretooluse-b-guard' has no case file: write "
+        "c/pretooluse-b-guard.toml:1:1: U011 guard 'pretooluse-b-guard' has no [[cases]]: write "
         "calls that must fire and near-misses"
     ]
 
@@ -241,7 +241,7 @@ def test_the_held_out_folder_is_measured_and_reported_on_its_own(tmp_path: Path)
     )
     assert ran.returncode == 1, ran.stderr  # the held-out push case disagrees
     out = ran.stdout
-    assert "guard precision and recall on catalog/guard-cases" in out
+    assert "guard precision and recall on catalog/guards" in out
     assert f"guard precision and recall on {holdout}" in out
     holdout_part = out.split(str(holdout), 1)[1]
     assert "pretooluse-bash-plan-guard" in holdout_part

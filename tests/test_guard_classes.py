@@ -1,6 +1,6 @@
 """Each failure class of the guards, as found on an independent corpus, pinned in-process:
 one call per class that must fire and one that must stay silent (the full set of cases
-is `catalog/guard-cases/`, run through the packaged dispatcher by `doit`)."""
+is the `[[cases]]` of `catalog/guards/`, run through the packaged dispatcher by `doit`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""`catalog/guards.toml`: each U code from one broken table, the regex safety check, and the
-agreement between the detectors, the guard data and the registry's placeholders."""
+"""The guard files (`catalog/guards/<name>.toml`): each U code from one broken file, the
+regex safety check, and the agreement between the detectors, the conditions and the
+placeholders each guard file declares."""
 
 from __future__ import annotations
 
@@ -21,7 +22,11 @@ from tests.support.guards import REPO, bash, claude_edit, claude_write, conditio
 from tests.support.text import edit, line_of
 
 Cli = Callable[..., Result]
-GUARDS = "catalog/guards.toml"
+GUARDS = "catalog/guards"
+DEPENDENCY = f"{GUARDS}/pretooluse-dependency-guard.toml"
+EVAL = f"{GUARDS}/pretooluse-eval-guard.toml"
+BASH_PLAN = f"{GUARDS}/pretooluse-bash-plan-guard.toml"
+QUESTION = f"{GUARDS}/pretooluse-askuserquestion-recommended.toml"
 
 
 def findings(cli: Cli) -> list[tuple[str, int, int, str]]:
@@ -33,105 +38,98 @@ def test_the_shipped_guard_data_is_valid(project: Path, cli: Cli) -> None:
 
 
 def test_u001_unknown_detector(project: Path, cli: Cli) -> None:
-    text = edit(project / GUARDS, 'detector = "dependency"', 'detector = "dependancy"')
-    assert findings(cli) == [(GUARDS, line_of(text, "dependancy"), 1, "U001")]
+    text = edit(project / DEPENDENCY, 'detector = "dependency"', 'detector = "dependancy"')
+    assert findings(cli) == [(DEPENDENCY, line_of(text, "dependancy"), 1, "U001")]
 
 
 def test_u002_missing_and_ill_typed_data(project: Path, cli: Cli) -> None:
-    text = edit(project / GUARDS, "max-changes = 3", 'max-changes = "3"')
-    assert findings(cli) == [(GUARDS, line_of(text, 'max-changes = "3"'), 1, "U002")]
+    text = edit(project / DEPENDENCY, "max-changes = 3", 'max-changes = "3"')
+    assert findings(cli) == [(DEPENDENCY, line_of(text, 'max-changes = "3"'), 1, "U002")]
 
 
 def test_u002_unknown_key_and_unknown_manifest_kind(project: Path, cli: Cli) -> None:
-    text = edit(project / GUARDS, '"Gemfile" = "gemfile"', '"Gemfile" = "bundler"')
-    text = edit(project / GUARDS, "min-options = 2", "min-options = 2\nmin-option = 3")
+    text = edit(project / DEPENDENCY, '"Gemfile" = "gemfile"', '"Gemfile" = "bundler"')
+    other = edit(project / QUESTION, "min-options = 2", "min-options = 2\nmin-option = 3")
     assert findings(cli) == [
-        (GUARDS, line_of(text, '"Gemfile" = "bundler"'), 1, "U002"),
-        (GUARDS, line_of(text, "min-option = 3"), 1, "U002"),
+        (QUESTION, line_of(other, "min-option = 3"), 1, "U002"),
+        (DEPENDENCY, line_of(text, '"Gemfile" = "bundler"'), 1, "U002"),
     ]
 
 
 def test_u003_regex_does_not_compile(project: Path, cli: Cli) -> None:
-    text = edit(project / GUARDS, '"marshal.loads" = \'', '"marshal.loads" = \'(')
-    assert findings(cli) == [(GUARDS, line_of(text, '"marshal.loads"'), 1, "U003")]
+    text = edit(project / EVAL, '"marshal.loads" = \'', '"marshal.loads" = \'(')
+    assert findings(cli) == [(EVAL, line_of(text, '"marshal.loads"'), 1, "U003")]
 
 
 def test_u004_nested_quantifier(project: Path, cli: Cli) -> None:
-    text = edit(project / GUARDS, '"git rebase" = \'', '"git rebase" = \'(\\w+\\s?)*=')
-    assert findings(cli) == [(GUARDS, line_of(text, '"git rebase"'), 1, "U004")]
+    text = edit(project / BASH_PLAN, '"git rebase" = \'', '"git rebase" = \'(\\w+\\s?)*=')
+    assert findings(cli) == [(BASH_PLAN, line_of(text, '"git rebase"'), 1, "U004")]
 
 
 @pytest.mark.slow
-def test_u005_table_for_no_message_or_the_wrong_kind(project: Path, cli: Cli) -> None:
-    path = project / GUARDS
-    text = path.read_text(encoding="utf-8") + (
-        '\n[pretooluse-nothing]\ndetector = "askuserquestion"\n'
-        '\n[pretooluse-bash]\ndetector = "askuserquestion"\n'
-    )
-    path.write_text(text, encoding="utf-8")
+def test_u005_a_file_for_no_message_the_wrong_kind_or_no_entry(project: Path, cli: Cli) -> None:
+    condition = '[condition]\ndetector = "askuserquestion"\n'
+    (project / GUARDS / "pretooluse-nothing.toml").write_text(condition, encoding="utf-8")
+    # A context message of catalog/hooks.toml given a guard's condition.
+    (project / GUARDS / "pretooluse-bash.toml").write_text(condition, encoding="utf-8")
+    # A guard wired into an entry catalog/hooks.toml lacks, and one it lists itself.
+    text = edit(project / QUESTION, 'matcher = "AskUserQuestion"', 'matcher = "Fetch"')
+    hooks = project / "catalog/hooks.toml"
+    edit(hooks, "messages = []", 'messages = ["pretooluse-askuserquestion-recommended"]')
     assert findings(cli) == [
-        (GUARDS, line_of(text, "[pretooluse-nothing]"), 1, "U005"),
-        (GUARDS, line_of(text, "[pretooluse-bash]"), 1, "U005"),
+        (QUESTION, line_of(text, "wired = ["), 1, "U005"),
+        (QUESTION, line_of(text, "wired = ["), 1, "U005"),
+        (f"{GUARDS}/pretooluse-bash.toml", 1, 1, "U005"),
+        (f"{GUARDS}/pretooluse-nothing.toml", 1, 1, "U005"),
     ]
 
 
-def test_u006_placeholders_disagree_with_the_registry(project: Path, cli: Cli) -> None:
-    hooks = project / "catalog/hooks.toml"
-    edit(hooks, 'plan = "docs/plan.md"\n', 'plan = "docs/plan.md"\nextra = "x"\n')
+def test_u006_placeholders_disagree_with_the_detector(project: Path, cli: Cli) -> None:
+    text = edit(
+        project / BASH_PLAN, 'plan = "docs/plan.md"\n', 'plan = "docs/plan.md"\nextra = "x"\n'
+    )
     found = findings(cli)
-    text = (project / GUARDS).read_text(encoding="utf-8")
-    assert (GUARDS, line_of(text, "[pretooluse-bash-plan-guard]"), 1, "U006") in found
+    assert (BASH_PLAN, line_of(text, "[placeholders]"), 1, "U006") in found
     # The advisory rule sees the same drift from the other side.
     assert {code for *_, code in found} == {"U006", "A005"}
 
 
 def test_u007_command_read_as_an_undefined_language(project: Path, cli: Cli) -> None:
-    text = edit(project / GUARDS, 'Bash = "shell"', 'Bash = "sh"\nShell = "shell"')
+    text = edit(project / EVAL, 'Bash = "shell"', 'Bash = "sh"\nShell = "shell"')
     assert findings(cli) == [
-        (GUARDS, line_of(text, 'Bash = "sh"'), 1, "U007"),
-        (GUARDS, line_of(text, 'Shell = "shell"'), 1, "U007"),
+        (EVAL, line_of(text, 'Bash = "sh"'), 1, "U007"),
+        (EVAL, line_of(text, 'Shell = "shell"'), 1, "U007"),
     ]
 
 
-def test_guard_data_file_missing_or_not_toml(project: Path, cli: Cli) -> None:
-    path = project / GUARDS
-    path.write_text("[x\n", encoding="utf-8")
-    assert [code for *_, code in findings(cli)] == ["C001"]
-    path.unlink()
-    assert findings(cli) == [(GUARDS, 1, 1, "C003")]
+def test_a_guard_file_that_is_not_toml_or_badly_named(project: Path, cli: Cli) -> None:
+    (project / EVAL).write_text("[x\n", encoding="utf-8")
+    (project / GUARDS / "Bad_Name.toml").write_text("", encoding="utf-8")
+    found = findings(cli)
+    assert (EVAL, 1, 3, "C001") in found
+    assert (f"{GUARDS}/Bad_Name.toml", 1, 1, "C002") in found
 
 
-def test_u008_a_wired_guard_without_a_table_is_dead(project: Path, cli: Cli) -> None:
-    # The README's old recipe: a message, its wiring and placeholders, and no guard data.
+def test_u008_a_wired_guard_without_a_condition_is_dead(project: Path, cli: Cli) -> None:
+    # A message, its wiring and placeholders, and no detector.
     (project / "messages" / "pretooluse-secrets-guard.md").write_text(
         (project / "messages" / "pretooluse-write-plan-guard.md")
         .read_text(encoding="utf-8")
         .replace("pretooluse-write-plan-guard", "pretooluse-secrets-guard"),
         encoding="utf-8",
     )
-    hooks = project / "catalog/hooks.toml"
-    edit(
-        hooks,
-        '  "pretooluse-write-plan-guard",\n',
-        '  "pretooluse-write-plan-guard",\n  "pretooluse-secrets-guard",\n',
-    )
-    text = edit(
-        hooks,
-        "[guards.pretooluse-write-plan-guard.placeholders]",
-        '[guards.pretooluse-secrets-guard.placeholders]\npath = "a"\nplan = "b"\n\n'
-        "[guards.pretooluse-write-plan-guard.placeholders]",
+    (project / GUARDS / "pretooluse-secrets-guard.toml").write_text(
+        'wired = [{ event = "PreToolUse", matcher = "Write" }]\n\n'
+        '[placeholders]\npath = "a"\nplan = "b"\n',
+        encoding="utf-8",
     )
     found = [f for f in findings(cli) if f[3] == "U008"]
-    line = line_of(text, "[guards.pretooluse-secrets-guard.placeholders]")
-    assert found == [("catalog/hooks.toml", line, 1, "U008")]
+    assert found == [(f"{GUARDS}/pretooluse-secrets-guard.toml", 1, 1, "U008")]
 
 
-def test_u009_a_malformed_case_file_fails_validate(project: Path, cli: Cli) -> None:
-    cases = project / "catalog" / "guard-cases" / "pretooluse-eval-guard.toml"
-    text = edit(cases, 'expect = "fire"', 'expect = "fires"')
-    assert findings(cli) == [
-        ("catalog/guard-cases/pretooluse-eval-guard.toml", line_of(text, '"fires"'), 1, "U009")
-    ]
+def test_u009_malformed_cases_fail_validate(project: Path, cli: Cli) -> None:
+    text = edit(project / EVAL, 'expect = "fire"', 'expect = "fires"')
+    assert findings(cli) == [(EVAL, line_of(text, '"fires"'), 1, "U009")]
 
 
 def test_u010_a_disagreeing_case_names_itself_at_its_id() -> None:
@@ -153,22 +151,26 @@ def test_u011_each_detected_guard_needs_cases() -> None:
 
 
 def test_u012_a_match_rule_that_can_never_fire(project: Path, cli: Cli) -> None:
-    path = project / GUARDS
-    text = path.read_text(encoding="utf-8").replace(
-        '[pretooluse-write-plan-guard]\ndetector = "write-plan"',
-        '[pretooluse-write-plan-guard]\ndetector = "match"\n'
-        '[[pretooluse-write-plan-guard.rules]]\nname = "nothing"',
-    )
-    text = (
-        text.split("# Where a plan in force lives", 1)[0]
-        + "\n"
-        + text.split("[pretooluse-bash-plan-guard]", 1)[1].join(
-            ["[pretooluse-bash-plan-guard]", ""]
+    path = project / GUARDS / "pretooluse-write-plan-guard.toml"
+    text = path.read_text(encoding="utf-8")
+    head, rest = text.split("[condition]\n", 1)
+    cases = rest[rest.index("[[cases]]") :]
+    condition = '[condition]\ndetector = "match"\n[[condition.rules]]\nname = "nothing"\n\n'
+    path.write_text(
+        head.replace("\n[placeholders]\npath", "\n[placeholders]\nwhere").replace(
+            "plan = ", "found = "
         )
+        + condition
+        + cases,
+        encoding="utf-8",
     )
-    path.write_text(text, encoding="utf-8")
-    codes = [code for *_, code in findings(cli)]
-    assert "U012" in codes, codes
+    found = findings(cli)
+    assert (
+        str(path.relative_to(project)),
+        line_of(path.read_text(), "[[condition.rules]]"),
+        1,
+        "U012",
+    ) in found, found
 
 
 def test_every_u_code_has_a_test_here_and_explains_itself(cli: Cli) -> None:
@@ -202,12 +204,13 @@ def test_nested_quantifiers_are_found(pattern: str, position: int | None) -> Non
     assert nested_quantifier(pattern) == position
 
 
-def test_conditions_are_the_validated_tables_with_defaults_filled() -> None:
+def test_conditions_are_the_guard_files_tables_verbatim() -> None:
     found = conditions()
-    raw = tomllib.loads((REPO / GUARDS).read_text(encoding="utf-8"))
-    assert sorted(found) == sorted(raw)
-    assert found["pretooluse-write-plan-guard"]["exempt"] == [".hookmsg/compaction-note.md"]
-    assert found["pretooluse-dependency-guard"]["max-changes"] == 3
+    files = sorted((REPO / GUARDS).glob("*.toml"))
+    assert sorted(found) == [path.stem for path in files]
+    for path in files:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        assert found[path.stem] == raw["condition"], path.name
     json.dumps(found, sort_keys=True)  # the dispatch table carries it as JSON
 
 
@@ -233,13 +236,13 @@ def _fire_cases(tmp_path: Path) -> dict[str, Call]:
     }
 
 
-def test_detectors_fill_exactly_the_placeholders_the_registry_declares(tmp_path: Path) -> None:
-    registry = tomllib.loads((REPO / "catalog/hooks.toml").read_text(encoding="utf-8"))
+def test_detectors_fill_exactly_the_placeholders_each_guard_file_declares(tmp_path: Path) -> None:
     for name, call in _fire_cases(tmp_path).items():
         detector = conditions()[name]["detector"]
         found = run(name, call)
         assert found is not None, name
-        declared = set(registry["guards"][name]["placeholders"])
+        guard = tomllib.loads((REPO / GUARDS / f"{name}.toml").read_text(encoding="utf-8"))
+        declared = set(guard["placeholders"])
         assert set(found) == declared == DETECTORS[detector].placeholders, name
         assert set(PLACEHOLDERS[detector]) == declared, name
     assert set(PLACEHOLDERS) == set(DETECTORS)

@@ -63,10 +63,22 @@ def test_a_skill_catalogue_that_leads_out_of_the_root_sources_nothing(tmp_path: 
 def test_an_absent_optional_catalogue_file_is_not_listed(tmp_path: Path) -> None:
     root = copy_repository(tmp_path / "repo")
     (root / "catalog/harnesses.toml").unlink(missing_ok=True)
-    (root / "catalog/guards.toml").unlink()
+    (root / "catalog/skills.toml").unlink()
     reads = run_inputs(root, checked_settings(root))
     assert "harnesses.toml" not in reads.catalogue  # optional: absent is no input
-    assert reads.catalogue["guards.toml"] == "catalog/guards.toml"  # required: seen missing
+    assert reads.catalogue["skills.toml"] == "catalog/skills.toml"  # required: seen missing
+
+
+def test_each_guard_file_is_an_input_and_nothing_else_in_its_folder(tmp_path: Path) -> None:
+    root = copy_repository(tmp_path / "repo")
+    guards = root / "catalog/guards"
+    (guards / "notes.txt").write_text("not a guard file\n", encoding="utf-8")
+    reads = run_inputs(root, checked_settings(root))
+    listed = sorted(key for key in reads.catalogue if key.startswith("guards/"))
+    assert listed == sorted(f"guards/{path.name}" for path in guards.glob("*.toml"))
+    assert reads.catalogue["guards/pretooluse-eval-guard.toml"] == (
+        "catalog/guards/pretooluse-eval-guard.toml"
+    )
 
 
 def test_hookmsg_code_is_its_modules_templates_and_data_without_bytecode() -> None:

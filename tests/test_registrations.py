@@ -140,9 +140,15 @@ EXPECTED: dict[str, dict[str, list[tuple[str | None, Key | tuple[Key, ...]]]]] =
 
 
 def registry_lists() -> dict[Key, list[str]]:
-    """The repository registry's dispatcher entries and their messages, read with tomllib."""
+    """The repository registry's dispatcher entries and their messages, read with tomllib:
+    each entry's own messages, then the guards whose files name it, in name order."""
     data = tomllib.loads((REPO / "catalog" / "hooks.toml").read_text(encoding="utf-8"))
-    return {(d["event"], d.get("matcher")): list(d["messages"]) for d in data["dispatch"]}
+    lists = {(d["event"], d.get("matcher")): list(d["messages"]) for d in data["dispatch"]}
+    for path in sorted((REPO / "catalog" / "guards").glob("*.toml")):
+        guard = tomllib.loads(path.read_text(encoding="utf-8"))
+        for wiring in guard.get("wired", []):
+            lists[wiring["event"], wiring.get("matcher")].append(path.stem)
+    return lists
 
 
 def golden_path(surface: str) -> Path:
@@ -654,32 +660,15 @@ def test_a_new_edit_guard_changes_exactly_the_files_that_register_edit(
         "(the same discipline applied to notebook cells); "
         "`messages/pretooluse-edit-secret-guard.md` (checks the edit for secrets).",
     )
-    hooks = project / "catalog" / "hooks.toml"
-    _replace_in(
-        hooks,
-        '  "pretooluse-edit",\n  "pretooluse-edit-header-guard",\n'
-        '  "pretooluse-write-header-guard",\n'
-        '  "pretooluse-write-plan-guard",\n  "pretooluse-dependency-guard",\n'
-        '  "pretooluse-eval-guard",\n]',
-        '  "pretooluse-edit",\n  "pretooluse-edit-header-guard",\n'
-        '  "pretooluse-write-header-guard",\n'
-        '  "pretooluse-write-plan-guard",\n  "pretooluse-dependency-guard",\n'
-        '  "pretooluse-eval-guard",\n  "pretooluse-edit-secret-guard",\n]',
-    )
-    # A guard needs its detector (U008 otherwise): a data-only one, found by its content.
-    guards = project / "catalog" / "guards.toml"
-    guards.write_text(
-        guards.read_text(encoding="utf-8")
-        + '\n[pretooluse-edit-secret-guard]\ndetector = "match"\n'
-        '[[pretooluse-edit-secret-guard.rules]]\nname = "an AWS access key"\n'
+    # A guard is its guard file: the entry it joins, its placeholders, and its detector (U008
+    # otherwise), a data-only one found by its content.
+    (project / "catalog" / "guards" / "pretooluse-edit-secret-guard.toml").write_text(
+        'wired = [{ event = "PreToolUse", matcher = "Edit" }]\n\n'
+        '[placeholders]\nwhere = "config/settings.py"\nfound = "an AWS access key"\n\n'
+        '[condition]\ndetector = "match"\n'
+        '[[condition.rules]]\nname = "an AWS access key"\n'
         "content = 'AKIA[0-9A-Z]{16}'\n",
         encoding="utf-8",
-    )
-    _replace_in(
-        hooks,
-        "\n[unwired]\n",
-        '\n[guards.pretooluse-edit-secret-guard.placeholders]\nwhere = "config/settings.py"\n'
-        'found = "an AWS access key"\n\n[unwired]\n',
     )
     validate = cli("validate")
     assert (validate.code, validate.out) == (0, ""), validate.out + validate.err
@@ -698,7 +687,8 @@ def test_a_new_edit_guard_changes_exactly_the_files_that_register_edit(
         "hook-message-inventory.md",
         "hook-wiring.md",
     ]
-    # The new guard is last in the Edit entry of the files that changed, and nowhere else.
+    # The new guard joins the Edit entry of the files that changed, after the entry's own
+    # message, guards in name order; and it is nowhere else.
     for surface, matcher in (
         ("claude-code-engine", "Edit"),
         ("claude-code-plugin", "Edit"),
@@ -710,7 +700,10 @@ def test_a_new_edit_guard_changes_exactly_the_files_that_register_edit(
             for hook in hooks_of(surface, data)
             if hook.event in ("PreToolUse", "preToolUse")
         }
-        assert lines[matcher][-1] == "pretooluse-edit-secret-guard", surface
+        names = lines[matcher]
+        assert names[:2] == ("PreToolUse", "pretooluse-edit"), surface
+        guards = list(names[2:])
+        assert "pretooluse-edit-secret-guard" in guards and guards == sorted(guards), surface
         assert [m for m, line in lines.items() if "pretooluse-edit-secret-guard" in line] == [
             matcher
         ]

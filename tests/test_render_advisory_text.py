@@ -87,10 +87,9 @@ def test_placeholder_named_like_a_jinja_builtin(project: Path, cli: Cli, name: s
     # refused by validation or be previewed with its value; never `True`, never a crash.
     set_advisory(project, DEPENDENCY_GUARD, f"Check {{{{ {name} }}}} now.")
     edit(
-        catalog(project, "hooks.toml"),
-        f'[guards.{DEPENDENCY_GUARD}.placeholders]\npath = "pyproject.toml"\n'
-        'change = "requests 2.31.0 → 2.32.0"',
-        f'[guards.{DEPENDENCY_GUARD}.placeholders]\n{name} = "SAMPLE"',
+        catalog(project, f"guards/{DEPENDENCY_GUARD}.toml"),
+        '[placeholders]\npath = "pyproject.toml"\nchange = "requests 2.31.0 → 2.32.0"',
+        f'[placeholders]\n{name} = "SAMPLE"',
     )
     validate = cli("validate")
     assert "Traceback" not in validate.err

@@ -52,16 +52,35 @@ def hooks(project: Path) -> Path:
     return project / "catalog" / "hooks.toml"
 
 
+def guard_file(project: Path, name: str) -> Path:
+    return project / "catalog" / "guards" / f"{name}.toml"
+
+
+# A detector and its data, for guards under test that must not be U008 (no condition).
+HEADER_CONDITION = (
+    '[condition]\ndetector = "write-header"\nheader = "SPDX"\nkinds = { ".py" = "#" }\n'
+)
+
+
 def register(
-    project: Path, name: str, placeholders: dict[str, str] | None, *, unwired: bool = True
+    project: Path,
+    name: str,
+    placeholders: dict[str, str] | None,
+    *,
+    unwired: bool = True,
+    wired: str = "",
+    condition: str = "",
 ) -> str:
-    """List `name` under `[unwired]` and, with `placeholders`, declare it a guard."""
+    """List `name` under `[unwired]` and, with `placeholders`, declare it a guard in its own
+    guard file (with `wired`, a `wired = [...]` line, and `condition`); the text returned is
+    the guard file's, or the registry's when there is none."""
     if unwired:
         edit(hooks(project), "\n[unwired]\n", f'\n[unwired]\n{name} = "a message under test"\n')
-    text = hooks(project).read_text(encoding="utf-8")
-    if placeholders is not None:
-        table = "".join(f'{key} = "{value}"\n' for key, value in placeholders.items())
-        text = append(hooks(project), f"[guards.{name}.placeholders]\n{table}")
+    if placeholders is None:
+        return hooks(project).read_text(encoding="utf-8")
+    table = "".join(f'{key} = "{value}"\n' for key, value in placeholders.items())
+    text = f"{wired}\n[placeholders]\n{table}\n{condition}"
+    write(guard_file(project, name), text)
     return text
 
 
@@ -121,7 +140,9 @@ def test_f005_empty_file(project: Path, cli: Cli) -> None:
 
 def test_f006_over_max_file_bytes(project: Path, cli: Cli) -> None:
     # A limit that every real source fits under, and a message over it.
-    sources = [*(project / "catalog").glob("*.toml"), *(project / "messages").glob("*.md")]
+    catalogue = project / "catalog"
+    sources = [*catalogue.glob("*.toml"), *catalogue.glob("guards/*.toml")]
+    sources += (project / "messages").glob("*.md")
     limit = max(path.stat().st_size for path in sources) + len(VALID)
     edit(project / "pyproject.toml", "max-file-bytes = 1000000", f"max-file-bytes = {limit}")
     big = replace(VALID, BODY, BODY + " " + "x" * limit)
@@ -562,11 +583,11 @@ def test_r002_registered_name_does_not_exist(project: Path, cli: Cli) -> None:
     assert located(found) == [("catalog/hooks.toml", line_of(text, '"stopp"'), 1, "R002")]
 
 
-def test_r002_guard_names_no_message(project: Path, cli: Cli) -> None:
-    text = append(hooks(project), '[guards.ghost.placeholders]\npath = "x"\n')
+def test_u005_guard_file_names_no_message(project: Path, cli: Cli) -> None:
+    write(guard_file(project, "ghost"), '[placeholders]\npath = "x"\n')
     found = run_findings(cli, "validate")
-    line = line_of(text, "[guards.ghost.placeholders]")
-    assert located(found) == [("catalog/hooks.toml", line, 1, "R002")]
+    assert located(found) == [("catalog/guards/ghost.toml", 1, 1, "U005")]
+    assert found[0].message == "'ghost' names no message (messages/ghost.md)"
 
 
 def test_r002_unwired_name_does_not_exist(project: Path, cli: Cli) -> None:
@@ -584,14 +605,11 @@ def test_r003_registered_twice_on_one_line(project: Path, cli: Cli) -> None:
 
 def test_r003_registered_twice_reports_the_repeat(project: Path, cli: Cli) -> None:
     # In a multi-line list the finding points at the repeated entry, the one to delete.
-    text = hooks(project).read_text(encoding="utf-8")
-    first = line_of(text, '  "pretooluse-write",')
-    lines = text.split("\n")
-    end = next(n for n in range(first, len(lines)) if lines[n].strip() == "]")
-    lines.insert(end, '  "pretooluse-write",')
-    hooks(project).write_text("\n".join(lines), encoding="utf-8")
+    many = 'messages = [\n  "pretooluse-write",\n  "pretooluse-edit",\n  "pretooluse-write",\n]'
+    text = edit(hooks(project), 'messages = ["pretooluse-write"]', many)
+    repeat = line_of(text, '  "pretooluse-edit",') + 1
     found = run_findings(cli, "validate")
-    assert located(found) == [("catalog/hooks.toml", end + 1, 1, "R003")]
+    assert located(found) == [("catalog/hooks.toml", repeat, 1, "R003")]
 
 
 def test_r004_unknown_event(project: Path, cli: Cli) -> None:
@@ -628,12 +646,12 @@ def test_r006_registered_and_unwired(project: Path, cli: Cli) -> None:
 def test_r007_guard_reachable_from_no_event(project: Path, cli: Cli) -> None:
     # Neither wired nor unwired: the guard entry is unreachable (R007) and the message
     # file itself is unregistered (R001).
-    text = register(project, "lonely", {"path": "src/app.py"}, unwired=False)
-    write(project / "messages" / "lonely.md", with_advisory("Check {{ path }}."))
+    placeholders = {"path": "src/app.py", "header": "# SPDX"}
+    register(project, "lonely", placeholders, unwired=False, condition=HEADER_CONDITION)
+    write(project / "messages" / "lonely.md", with_advisory("Check {{ path }} for {{ header }}."))
     found = run_findings(cli, "validate")
-    line = line_of(text, "[guards.lonely.placeholders]")
     assert located(found) == [
-        ("catalog/hooks.toml", line, 1, "R007"),
+        ("catalog/guards/lonely.toml", 1, 1, "R007"),
         ("messages/lonely.md", 1, 1, "R001"),
     ]
 
@@ -983,6 +1001,7 @@ def test_repository_registrations_pass_every_contract_rule(project: Path, cli: C
         catalogue.registry_display,
         catalogue.harnesses,
         "generated",
+        catalogue.guards.files if catalogue.guards is not None else {},
     )
     assert found == []
 
@@ -991,10 +1010,11 @@ def test_h002_two_entries_translate_to_one_matcher(project: Path, cli: Cli) -> N
     # `Bash` and `Bash|PowerShell` are two registry entries (no R005), but Codex has no
     # PowerShell tool: both become one matcher there. (Qwen Code registers PreToolUse only
     # in strict mode; Copilot spells them `bash` and `bash|powershell`.)
-    append(
-        hooks(project),
-        '[[dispatch]]\nevent = "PreToolUse"\nmatcher = "Bash"\n'
-        'messages = ["pretooluse-eval-guard"]\n',
+    append(hooks(project), '[[dispatch]]\nevent = "PreToolUse"\nmatcher = "Bash"\nmessages = []\n')
+    edit(
+        guard_file(project, "pretooluse-eval-guard"),
+        "wired = [\n",
+        'wired = [\n  { event = "PreToolUse", matcher = "Bash" },\n',
     )
     found = run_findings(cli, "validate")
     assert located(found) == [("generated/codex/hooks.json", 1, 1, "H002")]
@@ -1019,15 +1039,14 @@ def test_h004_guard_wired_only_where_no_registration_delivers(project: Path, cli
     edit(
         hooks(project),
         'messages = ["precompact"]\n',
-        'messages = ["precompact"]\n\n[[dispatch]]\nevent = "PostCompact"\n'
-        'messages = ["compact-guard"]\n',
+        'messages = ["precompact"]\n\n[[dispatch]]\nevent = "PostCompact"\nmessages = []\n',
     )
-    text = register(project, "compact-guard", {"path": "src/app.py"}, unwired=False)
+    wired = 'wired = [{ event = "PostCompact" }]'
+    register(project, "compact-guard", {"path": "src/app.py"}, unwired=False, wired=wired)
     write(project / "messages" / "compact-guard.md", with_advisory("Check {{ path }}."))
-    # (It has no guard data either: U008, a dead guard, at the same place.)
+    # (It has no condition either: U008, a dead guard, in the same file.)
     found = [f for f in run_findings(cli, "validate") if f.code != "U008"]
-    line = line_of(text, "[guards.compact-guard.placeholders]")
-    assert located(found) == [("catalog/hooks.toml", line, 1, "H004")]
+    assert located(found) == [("catalog/guards/compact-guard.toml", 1, 1, "H004")]
     assert "'compact-guard'" in found[0].message
 
 

@@ -78,9 +78,8 @@ def make_corpus(root: Path, count: int) -> Path:
         + "]\n"
     )
     (project / "catalog" / "hooks.toml").write_text(registry, "utf-8")
-    # The synthetic messages are context messages: no guard data.
-    (project / "catalog" / "guards.toml").write_text("# No guards here.\n", "utf-8")
-    shutil.rmtree(project / "catalog" / "guard-cases", ignore_errors=True)  # no guards: no cases
+    # The synthetic messages are context messages: no guards.
+    shutil.rmtree(project / "catalog" / "guards", ignore_errors=True)
     skills = (REPO / "catalog" / "skills.toml").read_text("utf-8")
     head, rest = skills.split("[cross-bound]\n", 1)
     rest = rest.split("\n", 1)[1]  # the repository's own cross-binding

@@ -326,7 +326,7 @@ _CODES: tuple[CodeInfo, ...] = (
     CodeInfo(
         "A004",
         "The Advisory uses a placeholder that the registry does not declare for this guard.",
-        "Declare it under `[guards.<name>.placeholders]` or remove it.",
+        "Declare it under `[placeholders]` in its guard file, or remove it.",
         "`{{ file }}` where only `path` is declared",
     ),
     CodeInfo(
@@ -425,9 +425,9 @@ _CODES: tuple[CodeInfo, ...] = (
     ),
     CodeInfo(
         "R007",
-        "A guard registered for a message is reachable from no event and is not unwired.",
-        "Wire the guard, or list it under `[unwired]`.",
-        "`[guards.x]` with no dispatcher entry naming x",
+        "A guard is wired into no hook entry and is not listed as unwired.",
+        "Name its entries in `wired` in its guard file, or list it under `[unwired]`.",
+        "`catalog/guards/x.toml` with placeholders and cases but no `wired`",
     ),
     CodeInfo(
         "R008",
@@ -505,10 +505,10 @@ _CODES: tuple[CodeInfo, ...] = (
         "Lower the timeout in `[timeouts]`.",
         "`Stop = 900` where Claude Code and Codex allow 600 seconds",
     ),
-    # Guard data (`catalog/guards.toml`).
+    # The guard files (`catalog/guards/<name>.toml`).
     CodeInfo(
         "U001",
-        "A guard data table names an unknown detector (or none).",
+        "A guard file's `[condition]` names an unknown detector (or none).",
         "Set `detector` to one of the detectors docs/guards.md lists.",
         '`detector = "dependancy"`',
     ),
@@ -532,15 +532,16 @@ _CODES: tuple[CodeInfo, ...] = (
     ),
     CodeInfo(
         "U005",
-        "A guard data table names no message, or one that is not a wired guard "
-        "(the compaction condition: not a wired context message).",
-        "Use the name of a message wired in `catalog/hooks.toml` with the right kind.",
-        "`[pretooluse-dependancy-guard]`",
+        "A guard file names no message, is wired into an entry `catalog/hooks.toml` lacks, or "
+        "is of the wrong kind (the compaction condition: not a wired context message).",
+        "Name the file after its message, wire it into existing entries, and give a "
+        "condition of a context message no wiring or cases.",
+        "`catalog/guards/pretooluse-dependancy-guard.toml`",
     ),
     CodeInfo(
         "U006",
-        "The placeholders a detector fills differ from those the registry declares for its guard.",
-        "Make `[guards.<name>.placeholders]` in `catalog/hooks.toml` list exactly the detector's.",
+        "The placeholders a detector fills differ from those its guard file declares.",
+        "Make the guard file's `[placeholders]` list exactly the detector's.",
         "dependency guard declaring `path` only (it fills `path` and `change`)",
     ),
     CodeInfo(
@@ -551,15 +552,16 @@ _CODES: tuple[CodeInfo, ...] = (
     ),
     CodeInfo(
         "U008",
-        "A wired guard has no table in `catalog/guards.toml`: no detector, so it can never fire.",
-        'Add its table (a `detector` and that detector\'s data; `detector = "match"` for a '
-        "guard made of paths, patterns and commands), or list the message as unwired.",
-        "`pretooluse-secrets-guard` wired on Write with no `[pretooluse-secrets-guard]`",
+        "A guard file has no `[condition]`: no detector, so the guard can never fire.",
+        'Add its `[condition]` (a `detector` and that detector\'s data; `detector = "match"` '
+        "for a guard made of paths, patterns and commands).",
+        "`catalog/guards/pretooluse-secrets-guard.toml` with `wired` and no `[condition]`",
     ),
     CodeInfo(
         "U009",
-        "A guard case file (`catalog/guard-cases/<guard>.toml`) is malformed: not TOML, a "
-        "missing or ill-typed field, an unknown guard, contract or event, a duplicate id.",
+        "A guard's cases (`[[cases]]` in `catalog/guards/<guard>.toml`, or a corpus file) are "
+        "malformed: a missing or ill-typed field, an unknown guard, contract or event, a "
+        "duplicate id.",
         "Fix the named case; docs/guards.md describes the format.",
         '`expect = "fires"` (must be "fire" or "silent")',
     ),
@@ -567,15 +569,14 @@ _CODES: tuple[CodeInfo, ...] = (
         "U010",
         "A guard case disagrees with the packaged dispatcher: it fired where it must stay "
         "silent, stayed silent where it must fire, or its advisory lacks a `says` text.",
-        "Fix the guard (its data in `catalog/guards.toml`, or its detector), or the case if "
-        "the case is wrong.",
+        "Fix the guard (its `[condition]`, or its detector), or the case if the case is wrong.",
         "case 'grep-mentions-release' expected silent, fired",
     ),
     CodeInfo(
         "U011",
-        "A wired guard with a detector has no case file, so nothing pins what it finds.",
-        "Write `catalog/guard-cases/<guard>.toml` with calls that must fire and near-misses.",
-        "`pretooluse-eval-guard` with no `catalog/guard-cases/pretooluse-eval-guard.toml`",
+        "A wired guard with a detector has no cases, so nothing pins what it finds.",
+        "Add `[[cases]]` to its guard file: calls that must fire and near-misses.",
+        "`catalog/guards/pretooluse-eval-guard.toml` with no `[[cases]]`",
     ),
     CodeInfo(
         "U012",

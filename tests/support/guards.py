@@ -1,5 +1,5 @@
 """Calls built the way each harness contract builds them, temporary git projects, and the
-guard data exactly as the dispatch table carries it (validated from `catalog/guards.toml`)."""
+guard data exactly as the dispatch table carries it (validated from `catalog/guards/`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from hookmsg.pipeline.loading import load_guards
+from hookmsg.catalogue.guard_files import load_guard_files
 from hookmsg_dispatch.call import Call, FileChange
 from hookmsg_dispatch.guards import evaluate
 from tests.support.repository import REPO
@@ -18,9 +18,9 @@ INSTALL_ROOT = "/nonexistent/hookmsg-install-root"
 
 @cache
 def conditions() -> dict[str, dict[str, Any]]:
-    loaded = load_guards(REPO / "catalog" / "guards.toml", "catalog/guards.toml", 1 << 20, REPO)
+    loaded = load_guard_files(REPO / "catalog" / "guards", "catalog/guards", 1 << 20, REPO)
     assert loaded.data is not None, loaded.diagnostics
-    return loaded.data.conditions()
+    return loaded.conditions()
 
 
 def run(message: str, call: Call) -> dict[str, str] | None:

@@ -22,7 +22,7 @@ def copy_repository(
 ) -> Path:
     """Copy `names` (default: sources, catalogue, outputs, configuration) of this repository.
 
-    Where `doit` will run in the copy (`dodo.py` is among `names`), each guard case file
+    Where `doit` will run in the copy (`dodo.py` is among `names`), each guard file
     keeps its first `CASES_PER_GUARD_IN_COPIES` cases unless `every_guard_case`.
     """
     root.mkdir()
@@ -34,13 +34,13 @@ def copy_repository(
         else:
             shutil.copy2(source, root / name)
     if "dodo.py" in names and "catalog" in names and not every_guard_case:
-        for path in sorted((root / "catalog" / "guard-cases").glob("*.toml")):
+        for path in sorted((root / "catalog" / "guards").glob("*.toml")):
             path.write_text(first_cases(path.read_text(encoding="utf-8")), encoding="utf-8")
     return root
 
 
 def first_cases(text: str, keep: int = CASES_PER_GUARD_IN_COPIES) -> str:
-    """A guard case file cut before its case number `keep + 1` (each case opens with a
+    """A guard file cut before its case number `keep + 1` (each case opens with a
     `[[cases]]` line, and its sub-tables follow it, so the cut leaves valid TOML)."""
     at = -1
     for _ in range(keep + 1):

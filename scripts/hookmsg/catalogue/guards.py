@@ -1,16 +1,17 @@
-"""`catalog/guards.toml`: what each guard's detector matches against (U rules: rules/guards.py).
+"""What each guard's detector matches against: the `[condition]` of its guard file
+(`catalog/guards/<name>.toml`, read by `guard_files.py`; U rules: rules/guards.py).
 
-One table per message name: `detector` names the detection code in the dispatcher, and the
-other keys are that detector's data. The dispatcher reads the validated tables from the
-dispatch table (`conditions()`); it never reads this file. The placeholders each detector
-fills are declared here too, and must equal the guard's `[guards.<name>.placeholders]` in
-`catalog/hooks.toml` (a test checks that the dispatcher returns exactly these).
+`detector` names the detection code in the dispatcher, and the other keys are that
+detector's data, validated here by the detector's model. The dispatcher reads the tables
+from the dispatch table; it never reads the guard files. The placeholders each detector
+fills are declared here too, and must equal the guard file's `[placeholders]` (a test
+checks that the dispatcher returns exactly these).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     AfterValidator,
@@ -19,8 +20,6 @@ from pydantic import (
     Field,
     StringConstraints,
 )
-
-from hookmsg.diagnostics import Diagnostic
 
 # The message whose condition is the compaction detector: a context message, not a guard.
 COMPACTION_MESSAGE = "posttooluse-proactive-compaction"
@@ -245,21 +244,6 @@ def regexes(data: GuardEntry) -> list[tuple[tuple[str, ...], str]]:  # noqa: PLR
 
 @dataclass
 class GuardData:
-    """The validated tables of `catalog/guards.toml`, by message name."""
+    """The validated conditions of the guard files, by message name."""
 
     entries: dict[str, GuardEntry] = field(default_factory=dict)
-
-    def conditions(self) -> dict[str, dict[str, Any]]:
-        """The dispatch table's `conditions`: each table as the dispatcher reads it."""
-        return {
-            name: data.model_dump(mode="json", by_alias=True)
-            for name, data in sorted(self.entries.items())
-        }
-
-
-@dataclass
-class LoadedGuards:
-    data: GuardData | None
-    text: str
-    display: str
-    diagnostics: list[Diagnostic]

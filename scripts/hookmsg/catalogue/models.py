@@ -8,7 +8,6 @@ entries are `rules/catalogue.py`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import PureWindowsPath
 from typing import TYPE_CHECKING, Annotated, Literal
 
@@ -18,6 +17,7 @@ from pydantic import (
     ConfigDict,
     Field,
     StringConstraints,
+    field_validator,
 )
 
 from hookmsg.catalogue.skill_entry import SkillSet
@@ -27,7 +27,7 @@ from hookmsg.vocabulary import RESERVED_NAMES, matcher_key
 # The contract of a registration without `--contract`: Claude Code's payload and envelope.
 DEFAULT_CONTRACT = "claude-code"
 if TYPE_CHECKING:
-    from hookmsg.catalogue.guards import LoadedGuards
+    from hookmsg.catalogue.guard_files import LoadedGuards
 
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 Kebab = Annotated[str, StringConstraints(pattern=KEBAB, max_length=64)]
@@ -60,11 +60,12 @@ class _Strict(BaseModel):
 
 
 class Dispatch(_Strict):
-    """One dispatcher entry: an event, an optional matcher, the messages it evaluates."""
+    """One dispatcher entry: an event, an optional matcher, the messages it evaluates (its
+    own, then the guards whose files name it: an entry may list none of its own)."""
 
     event: Spelling
     matcher: Matcher | None = None
-    messages: list[Kebab] = Field(min_length=1)
+    messages: list[Kebab] = Field(default_factory=list)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -72,7 +73,8 @@ class Dispatch(_Strict):
 
 
 class Guard(_Strict):
-    """A guard's placeholders, each with the sample value that previews use."""
+    """A guard's placeholders, each with the sample value that previews use (from its
+    guard file, `catalog/guards/<name>.toml`)."""
 
     placeholders: dict[Identifier, str] = Field(default_factory=dict)
 
@@ -85,10 +87,21 @@ class HookRegistry(_Strict):
     dispatcher: Dispatcher = Field(default_factory=Dispatcher)
     timeouts: dict[str, Annotated[int, Field(gt=0, le=3600)]] = Field(default_factory=dict)
     dispatch: list[Dispatch] = Field(min_length=1)
+    # Filled from the guard files (`guard_files.wire`), never from `catalog/hooks.toml`.
     guards: dict[Kebab, Guard] = Field(default_factory=dict)
     unwired: dict[Kebab, OneLine] = Field(default_factory=dict)
 
-    @cached_property
+    @field_validator("guards", mode="before")
+    @classmethod
+    def _declared_in_guard_files(cls, value: object) -> object:
+        if value:
+            raise ValueError(
+                "guards are declared in catalog/guards/<name>.toml (wiring, placeholders, "
+                "condition, cases), not here"
+            )
+        return value
+
+    # Computed on each call, not cached: `guard_files.wire` derives a copy with more names.
     def _loaders(self) -> dict[str, list[tuple[str, str]]]:
         loaders: dict[str, list[tuple[str, str]]] = {}
         for entry in self.dispatch:
@@ -98,10 +111,10 @@ class HookRegistry(_Strict):
 
     def loaded_by(self, name: str) -> list[tuple[str, str]]:
         """The (event, matcher) pairs that load `name`, in registry order."""
-        return list(self._loaders.get(name, ()))
+        return list(self._loaders().get(name, ()))
 
     def wired_names(self) -> set[str]:
-        return set(self._loaders)
+        return set(self._loaders())
 
 
 Format = Literal[
@@ -332,8 +345,8 @@ class SkillCatalogue(_Strict):
 
 @dataclass(frozen=True)
 class CaseText:
-    """One guard case file (`catalog/guard-cases/<guard>.toml`) as loading read it: its text,
-    or None with the reason it could not be read."""
+    """One file of guard cases (a guard file, `catalog/guards/<guard>.toml`) as loading
+    read it: its text, or None with the reason it could not be read."""
 
     display: str
     text: str | None
@@ -353,9 +366,9 @@ class PartialCatalogue:
     entries: SkillSet | None = None
     registry_text: str = ""
     registry_display: str = "catalog/hooks.toml"
-    # `catalog/guards.toml`, validated on its own; its links to the registry are checked
+    # The guard files, each validated on its own; their links to the messages are checked
     # with the messages (`rules/guards.check_references`).
     guards: LoadedGuards | None = None
-    # The guard case files, read (None: there is no guard-cases folder).
+    # The guard files that hold cases, as read (None: the registry or harnesses failed).
     guard_cases: tuple[CaseText, ...] | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)

@@ -20,8 +20,9 @@ from typing import Any
 from hookmsg.inputs.file_memo import FileMemo
 from hookmsg.inputs.sourcefiles import sourced_files
 
-# Every catalogue file a run may read.
-CATALOG_FILES = ("hooks.toml", "harnesses.toml", "skills.toml", "guards.toml")
+# Every catalogue file a run may read, beside the guard files (`guards/<name>.toml`).
+CATALOG_FILES = ("hooks.toml", "harnesses.toml", "skills.toml")
+GUARDS_FOLDER = "guards"
 # The catalogue files a repository may leave out.
 OPTIONAL_CATALOG_FILES = ("harnesses.toml",)
 # hookmsg's own code and data: modules, templates, and the built-in harness facts.
@@ -61,7 +62,8 @@ class RunInputs:
     """The source files of one run, as POSIX paths relative to the root, each list sorted.
 
     `catalogue` maps each catalogue file present to its path (an optional one that is
-    absent is left out; a required one is always named, so that its absence is seen).
+    absent is left out; a required one is always named, so that its absence is seen),
+    each guard file under its name inside the catalogue folder (`guards/<name>.toml`).
     `sourced` is empty when the skill catalogue lies outside the root: nothing outside
     the root is read on its say-so.
     """
@@ -86,6 +88,9 @@ def run_inputs(root: Path, settings: dict[str, Any], memo: FileMemo | None = Non
         for name in CATALOG_FILES
         if name not in OPTIONAL_CATALOG_FILES or os.path.isfile(f"{root}/{catalog_dir}/{name}")  # noqa: PTH113
     }
+    for name in sorted(_listing(root / catalog_dir / GUARDS_FOLDER)):
+        if name.endswith(".toml"):
+            catalogue[f"{GUARDS_FOLDER}/{name}"] = f"{catalog_dir}/{GUARDS_FOLDER}/{name}"
     skills = f"{root}/{catalog_dir}/skills.toml"
     inside = os.path.realpath(skills).startswith(os.path.realpath(root) + os.sep)
     sourced = sourced_files(root, Path(skills), memo) if inside else []

@@ -3,7 +3,7 @@
 Light on import (standard library only), as dodo.py needs: the action imports the runner.
 It fails, with one `path:line:col: U010 case 'id' expected fire, was silent` line per
 disagreeing case, when any shipped case disagrees with the packaged dispatcher, when a
-case file is malformed (U009), or when a guard with a detector has no case file (U011).
+guard's cases are malformed (U009), or when a guard with a detector has none (U011).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def _files(root: Path, folder: str, suffix: str) -> list[str]:
 
 
 def run_shipped_cases(root: Path, catalog: str) -> int:
-    """Run every case file under `<catalog>/guard-cases`; print each finding; 1 if any."""
+    """Run the cases of every guard file under `<catalog>/guards`; print each finding; 1 if any."""
     import tempfile
 
     from hookmsg.catalogue.rules.guard_cases import missing_cases
@@ -69,7 +69,7 @@ def _action(root: Path, catalog: str) -> Any:
 def guard_cases_task(
     root: Path, catalog: str, messages: str, table_sources: list[str], configuration: str
 ) -> dict[str, Any]:
-    """The task: reruns when a case file, the dispatcher, a guard's message or what the
+    """The task: reruns when a guard file, the dispatcher, a guard's message or what the
     table's guard data is made of changes.
 
     Not on every message edit: a case runs only its guard, and the table's entry for any
@@ -80,7 +80,7 @@ def guard_cases_task(
     """
     from doit.tools import config_changed
 
-    cases = _files(root, f"{catalog}/guard-cases", ".toml")
+    cases = _files(root, f"{catalog}/guards", ".toml")
     guard_messages = [
         f"{messages}/{Path(case).stem}.md"
         for case in cases

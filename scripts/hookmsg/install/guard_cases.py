@@ -24,7 +24,7 @@ from typing import Any
 from hookmsg.catalogue.rules.guard_cases import Case, CaseFile, Known, check_case_file, disagreement
 from hookmsg.diagnostics import Diagnostic
 
-CASES_FOLDER = "guard-cases"  # under the catalogue folder
+CASES_FOLDER = "guards"  # under the catalogue folder: the guard files and their cases
 HOLDOUT_FOLDER = "tests/guard_holdout"  # the independent corpus, when present
 TIMEOUT = 30  # seconds for one dispatcher run; a hung run counts as silent
 
@@ -209,7 +209,8 @@ def _judge(
 
 
 def run_folder(folder: Path, display: str, root: Path, jobs: int = 2) -> CorpusRun:
-    """Every case file in `folder` through the install root `root`, scored per guard."""
+    """Every file of cases in `folder` (guard files, or a corpus) through the install root
+    `root`, scored per guard."""
     table = read_table(root)
     known = known_from(table)
     result = CorpusRun()

@@ -58,17 +58,15 @@ def wiring(workspace: Workspace) -> list[Diagnostic]:
 
 
 def guard_references(workspace: Workspace) -> list[Diagnostic]:
-    """U005, U006, U008: guard data tables and wired guards name each other."""
+    """U005, U006, U008, R007: each guard file against its message and its detector."""
     from hookmsg.catalogue.rules.guards import check_references
 
     catalogue = workspace.catalogue
     guards = catalogue.guards
     names = workspace.registrable_names()
-    if catalogue.registry is None or names is None or guards is None or not guards.text:
+    if catalogue.registry is None or names is None or guards is None:
         return []
-    return check_references(
-        guards, catalogue.registry, catalogue.registry_display, set(names), catalogue.registry_text
-    )
+    return check_references(guards.files, catalogue.registry, set(names))
 
 
 def contract(workspace: Workspace) -> list[Diagnostic]:
@@ -78,12 +76,14 @@ def contract(workspace: Workspace) -> list[Diagnostic]:
     catalogue = workspace.catalogue
     if catalogue.registry is None or catalogue.harnesses is None:
         return []
+    guards = catalogue.guards
     return contract_rules.check(
         catalogue.registry,
         catalogue.registry_text,
         catalogue.registry_display,
         catalogue.harnesses,
         workspace.project.settings.generated,
+        guards.files if guards is not None else {},
     )
 
 
@@ -117,8 +117,8 @@ def envelope_cap(workspace: Workspace) -> list[Diagnostic]:
 
 
 def guard_case_files(workspace: Workspace) -> list[Diagnostic]:
-    """U009: every guard case file reads as cases for a wired guard, a harness contract and
-    a registry event (the guard_cases task then runs them through the dispatcher)."""
+    """U009: every guard's cases read as cases for a wired guard, a harness contract and a
+    registry event (the guard_cases task then runs them through the dispatcher)."""
     from hookmsg.catalogue.rules.guard_cases import check_case_files
 
     catalogue = workspace.catalogue

@@ -6,19 +6,14 @@ None here, with its diagnostics, and the rest of the pipeline is told so.
 
 from __future__ import annotations
 
-import tomllib
-from pathlib import Path
-
-from hookmsg.catalogue.guards import GuardData, LoadedGuards
+from hookmsg.catalogue.guard_files import FOLDER as GUARDS_FOLDER
+from hookmsg.catalogue.guard_files import load_guard_files, unknown_entries, wire
 from hookmsg.catalogue.modelfile import load_model
-from hookmsg.catalogue.models import CaseText, HookRegistry, PartialCatalogue, SkillCatalogue
+from hookmsg.catalogue.models import HookRegistry, PartialCatalogue, SkillCatalogue
 from hookmsg.catalogue.rules import catalogue as rules
-from hookmsg.catalogue.rules import guards as guard_rules
 from hookmsg.catalogue.skills import resolve
 from hookmsg.harnesses.loading import load_harnesses
-from hookmsg.inputs.source import read_source
 from hookmsg.project.config import Project
-from hookmsg.tomlpos import toml_error_position
 
 
 def load_catalogue(project: Project) -> PartialCatalogue:
@@ -50,54 +45,20 @@ def load_catalogue(project: Project) -> PartialCatalogue:
         catalogue.entries = resolve(catalogue.skills, text, display, project)
         catalogue.diagnostics += catalogue.entries.diagnostics
 
-    path = project.catalog_file("guards.toml")
-    catalogue.guards = load_guards(path, project.relative(path), max_bytes, project.root)
-    catalogue.diagnostics += catalogue.guards.diagnostics
-    if catalogue.registry is not None and catalogue.harnesses is not None:
-        # Only then are the cases judged, and only a catalogue that loaded is known to be
-        # inside the repository.
-        folder = project.catalog_dir / "guard-cases"
-        catalogue.guard_cases = read_case_files(folder, project.relative(folder))
+    folder = project.catalog_dir / GUARDS_FOLDER
+    guards = load_guard_files(folder, project.relative(folder), max_bytes, project.root)
+    catalogue.guards = guards
+    catalogue.diagnostics += guards.diagnostics
+    if not guards.complete:
+        # A guard file that could not be read leaves its guard's wiring unknown: judge no
+        # wiring at all, as when catalog/hooks.toml itself fails, rather than report its
+        # message as unregistered.
+        catalogue.registry = None
+    if catalogue.registry is not None:
+        catalogue.diagnostics += unknown_entries(catalogue.registry, guards)
+        catalogue.registry = wire(catalogue.registry, guards)
+        if catalogue.harnesses is not None:
+            # Only then are the cases judged (they name the registry's guards and the
+            # harnesses' contracts).
+            catalogue.guard_cases = guards.case_texts()
     return catalogue
-
-
-def read_case_files(folder: Path, display: str) -> tuple[CaseText, ...] | None:
-    """Every guard case file in `folder`, read here so that the rule judging them
-    (`rules/guard_cases.check_case_files`) reads no file (None: no such folder)."""
-    if not folder.is_dir():
-        return None
-    files = []
-    for path in sorted(folder.glob("*.toml")):
-        shown = f"{display}/{path.name}"
-        try:
-            files.append(CaseText(shown, path.read_text(encoding="utf-8")))
-        except (OSError, UnicodeDecodeError) as error:
-            files.append(CaseText(shown, None, str(error)))
-    return tuple(files)
-
-
-def load_guards(path: Path, display: str, max_bytes: int, root: Path) -> LoadedGuards:
-    """Read and validate `catalog/guards.toml` on its own (references are checked later)."""
-    if not path.exists() and not path.is_symlink():
-        return LoadedGuards(None, "", display, [rules.missing(display)])
-    source, problems = read_source(
-        path, display, max_bytes=max_bytes, root=root, check_folders=True
-    )
-    if source is None:
-        return LoadedGuards(None, "", display, problems)
-    try:
-        raw = tomllib.loads(source.text)
-    except tomllib.TOMLDecodeError as error:
-        line, col, message = toml_error_position(error, source.text)
-        not_toml = rules.not_toml(display, line, col, message)
-        return LoadedGuards(None, source.text, display, [*problems, not_toml])
-    data = GuardData()
-    failed = False
-    for name, table in raw.items():
-        entry, found = guard_rules.check_entry(name, table, source.text, display)
-        problems += found
-        if entry is None:
-            failed = True
-        else:
-            data.entries[name] = entry
-    return LoadedGuards(None if failed else data, source.text, display, problems)

@@ -79,7 +79,8 @@ class Workspace:
             or message is None
         ):
             raise ValueError("the catalogue did not load: nothing can be rendered")
-        loaded = LoadedCatalogue(registry, harnesses, skills, entries)
+        conditions = catalogue.guards.conditions() if catalogue.guards is not None else {}
+        loaded = LoadedCatalogue(registry, harnesses, skills, entries, conditions)
         return LoadedProject(self.project, loaded, self.authored, index, message)
 
     @property

@@ -3,8 +3,8 @@
 The dispatcher (`scripts/hookmsg_dispatch/`, standard library only) never imports the
 build side; this table is the one thing the two share. It holds the delivered cap, one
 contract per dispatcher contract id (how that harness's payload is read and how it is
-answered), every message's kind, file, Advisory template and condition, and the guard
-data of `catalog/guards.toml`, taken verbatim.
+answered), every message's kind, file, Advisory template and condition, and each guard
+file's `[condition]`, taken verbatim.
 
 The install root carries it split (`installed_tables`): the dispatcher parses the table on
 every call, and most calls run a few guards, so each guard's data is a file of its own,
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from typing import Any
 
 from hookmsg.catalogue.models import Harness
@@ -26,7 +25,6 @@ from hookmsg.render.loaded import INDEX_FILES, SKILL_INDEX, LoadedProject
 from hookmsg.vocabulary import EVENTS
 from hookmsg_dispatch.literal import required
 
-GUARDS_FILE = "guards.toml"
 TABLE_VERSION = 1
 # Where the install root keeps the table and each message's guard data (relative to it);
 # `hookmsg_dispatch.main` reads them under the same names.
@@ -70,21 +68,8 @@ def contract_data(harness: Harness) -> dict[str, Any]:
 
 
 def guard_conditions(loaded: LoadedProject) -> dict[str, Any]:
-    """The tables of `catalog/guards.toml` (each message's detector and its data), verbatim.
-
-    Read raw: the file is validated by `hookmsg validate`, not here. Absent: no conditions.
-    """
-    path = loaded.project.catalog_file(GUARDS_FILE)
-    if not path.is_file():
-        return {}
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise ValueError(f"{loaded.project.relative(path)} cannot be read: {error}") from None
-    nested = data.get("guards")
-    source: dict[str, Any] = nested if isinstance(nested, dict) else data
-    return {name: table for name, table in source.items() if isinstance(table, dict)}
+    """Each message's condition (its detector and its data), verbatim from its guard file."""
+    return {name: dict(table) for name, table in loaded.catalogue.conditions.items()}
 
 
 def _strings(value: Any) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from hookmsg.catalogue.models import HarnessCatalogue, HookRegistry, SkillCatalogue
 from hookmsg.catalogue.skill_entry import SkillSet
@@ -79,6 +80,8 @@ class LoadedCatalogue:
     skills: SkillCatalogue
     # The skill catalogue's entries, read from its sources and merged with its TOML.
     entries: SkillSet
+    # Each message's condition from its guard file (detector and data), verbatim.
+    conditions: Mapping[str, Mapping[str, Any]]
 
 
 @dataclass(frozen=True)

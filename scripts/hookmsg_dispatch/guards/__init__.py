@@ -1,7 +1,7 @@
 """Guards and conditions: what each detector looks for in a tool call.
 
 `evaluate(detector, call, data, root)` runs one detector over a `Call` with that guard's
-catalogue data (a table of `catalog/guards.toml`, carried in the dispatch table). It returns
+catalogue data (the `[condition]` of its guard file, carried in the dispatch table). It returns
 the placeholder values when the guard fires and None when it stays silent; it may raise, and
 the dispatcher then fails open for that message. Each detector lives in its own module,
 imported only when the call needs it, and compiles only the patterns it uses.

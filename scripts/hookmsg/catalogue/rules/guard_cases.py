@@ -1,11 +1,12 @@
-"""Guard case files (`catalog/guard-cases/<guard>.toml`): U009 format, U010 disagreement,
-U011 a guard without cases.
+"""Guard cases: U009 format, U010 disagreement, U011 a guard without cases.
 
-A case file pins a guard's behaviour the way Semgrep rule tests and ruff fixtures pin a
-rule's: tool calls, in each harness's payload shape, that must fire and near-misses that
-must stay silent. Format (also read for the held-out corpus under `tests/guard_holdout/`):
+Cases pin a guard's behaviour the way Semgrep rule tests and ruff fixtures pin a rule's:
+tool calls, in each harness's payload shape, that must fire and near-misses that must stay
+silent. A guard's own cases are the `[[cases]]` of its guard file
+(`catalog/guards/<guard>.toml`, named after the guard); a corpus file (the held-out corpus
+under `tests/guard_holdout/`, the regression rounds) names its guard in `guard` instead:
 
-    guard = "pretooluse-bash-plan-guard"
+    guard = "pretooluse-bash-plan-guard"   # a corpus file only
     [[cases]]
     id = "force-push-to-main"       # unique in the file, kebab-case
     expect = "fire"                 # or "silent"
@@ -113,12 +114,19 @@ def _references(parsed: CaseFile, text: str, display: str, known: Known) -> list
 def check_case_file(
     text: str, display: str, known: Known | None
 ) -> tuple[CaseFile | None, list[Diagnostic]]:
-    """The parsed case file, or None with its U009 findings (references too, when `known`)."""
+    """The parsed cases, or None with their U009 findings (references too, when `known`).
+
+    A guard file without cases is None with no findings (U011 is the task's to report).
+    """
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         line, col, message = toml_error_position(error, text)
         return None, [Diagnostic(display, line, col, "U009", f"not valid TOML: {message}")]
+    if "guard" not in raw:  # a guard file: its cases are for the guard it is named after
+        if "cases" not in raw:
+            return None, []
+        raw = {"guard": display.rsplit("/", 1)[-1].removesuffix(".toml"), "cases": raw["cases"]}
     try:
         parsed = CaseFile.model_validate(raw)
     except ValidationError as error:
@@ -138,7 +146,7 @@ def check_case_file(
 def check_case_files(
     files: tuple[CaseText, ...], registry: HookRegistry, harnesses: HarnessCatalogue
 ) -> list[Diagnostic]:
-    """U009 for every malformed or unreadable case file among `files`, as loading read them."""
+    """U009 for the malformed or unreadable cases among `files`, as loading read them."""
     wired = registry.wired_names()
     known = Known(
         guards=frozenset(name for name in registry.guards if name in wired),
@@ -172,14 +180,14 @@ def disagreement(
 
 
 def missing_cases(guards: list[str], have: set[str], display: str) -> list[Diagnostic]:
-    """U011: each wired guard with a detector needs a case file."""
+    """U011: each wired guard with a detector needs cases in its guard file."""
     return [
         Diagnostic(
             f"{display}/{guard}.toml",
             1,
             1,
             "U011",
-            f"guard '{guard}' has no case file: write calls that must fire and near-misses",
+            f"guard '{guard}' has no [[cases]]: write calls that must fire and near-misses",
         )
         for guard in sorted(guards)
         if guard not in have

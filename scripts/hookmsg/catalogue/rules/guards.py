@@ -1,11 +1,11 @@
-"""Guard data rules: U001-U007 on `catalog/guards.toml`, each table and its references."""
+"""Guard data rules: U001-U008 and U012 on the guard files (`catalog/guards/<name>.toml`):
+each condition, and each file against its message and its detector."""
 
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -13,7 +13,6 @@ from hookmsg.catalogue.guards import (
     DETECTORS,
     EvalData,
     GuardEntry,
-    LoadedGuards,
     MatchData,
     regexes,
 )
@@ -24,23 +23,33 @@ from hookmsg.diagnostics import Diagnostic
 from hookmsg.tomlpos import locate
 from hookmsg.vocabulary import TOOLS
 
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from hookmsg.catalogue.guard_files import GuardSource
+
 
 @dataclass(frozen=True)
 class _At:
-    """Places a finding about guard `name` at a key of its table in the guard data."""
+    """Places a finding about guard `name` at a key of its condition table."""
 
-    name: str
     text: str
     display: str
+    table: tuple[str, ...]
 
     def __call__(self, loc: tuple[str | int, ...], code: Code, message: str) -> Diagnostic:
-        return Diagnostic(self.display, locate(self.text, (self.name, *loc)), 1, code, message)
+        return Diagnostic(self.display, locate(self.text, (*self.table, *loc)), 1, code, message)
 
 
 def check_entry(
-    name: str, raw: Any, text: str, display: str
+    name: str, raw: Any, text: str, display: str, at: tuple[str, ...] = ()
 ) -> tuple[GuardEntry | None, list[Diagnostic]]:
-    at = _At(name, text, display)
+    """One condition table (`raw`, found at the keys `at` of `text`), validated by the
+    model of its detector: the entry, or None with the findings."""
+    return _check(name, raw, _At(text, display, at))
+
+
+def _check(name: str, raw: Any, at: _At) -> tuple[GuardEntry | None, list[Diagnostic]]:
     data, found = _validate(name, raw, at)
     if data is None:
         return None, found
@@ -133,69 +142,74 @@ def _language_findings(name: str, data: EvalData, at: _At) -> list[Diagnostic]:
     return found
 
 
-def dead_guards(
-    raw: dict[str, Any], registry: HookRegistry, registry_text: str, registry_display: str
-) -> list[Diagnostic]:
-    """U008: a wired guard with no table in the guard data has no detector: it would ship
-    dead, silent on every call (the dispatcher says so only at run time)."""
-    wired = registry.wired_names()
-    return [
-        Diagnostic(
-            registry_display,
-            locate(registry_text, ("guards", name)),
-            1,
-            "U008",
-            f"guard '{name}' has no table in catalog/guards.toml, so no detector: it would never "
-            "fire; add `[" + name + ']` with a `detector` ("match" for paths, patterns and '
-            "commands) and its data",
-        )
-        for name in sorted(registry.guards)
-        if name in wired and name not in raw
-    ]
-
-
 def check_references(
-    loaded: LoadedGuards,
-    registry: HookRegistry,
-    registry_display: str,
-    messages: set[str],
-    registry_text: str = "",
+    files: Mapping[str, GuardSource], registry: HookRegistry, messages: set[str]
 ) -> list[Diagnostic]:
-    """U005, U006: each table names a wired message of the right kind, and the placeholders
-    its detector fills are those the registry declares; U008: every wired guard has one."""
-    found: list[Diagnostic] = []
-    text, display = loaded.text, loaded.display
-    try:
-        raw = tomllib.loads(text) if text else {}
-    except tomllib.TOMLDecodeError:
-        return []
-    wired = registry.wired_names()
-    found += dead_guards(raw, registry, registry_text, registry_display)
-    for name, table in raw.items():
-        detector = table.get("detector") if isinstance(table, dict) else None
-        spec = DETECTORS.get(detector) if isinstance(detector, str) else None
-        line = locate(text, (name,))
-
-        def at(code: Code, message: str, line: int = line) -> None:
-            found.append(Diagnostic(display, line, 1, code, message))
-
-        if name not in messages:
-            at("U005", f"'{name}' names no message")
-            continue
-        if spec is None:
-            continue
-        if spec.condition:
-            if name in registry.guards or name not in wired:
-                at("U005", f"'{name}': a {detector} condition needs a wired context message")
-            continue
-        if name not in registry.guards or name not in wired:
-            at("U005", f"'{name}' is not a wired guard in {registry_display}")
-            continue
-        declared = set(registry.guards[name].placeholders)
-        if declared != spec.placeholders:
-            at(
-                "U006",
-                f"'{name}': detector '{detector}' fills {sorted(spec.placeholders)}, but the "
-                f"registry declares {sorted(declared)}",
-            )
+    """U005-U006, U008 and R007: each guard file names a message of the right kind, has a
+    detector, and declares the placeholders its detector fills."""
+    found = []
+    for name, source in sorted(files.items()):
+        finding = _reference_finding(name, source, registry, messages)
+        if finding is not None:
+            code, message, loc = finding
+            found.append(Diagnostic(source.display, source.line(*loc), 1, code, message))
     return found
+
+
+Finding = tuple[Code, str, tuple[str, ...]]  # a code, its message, the key it is found at
+
+
+def _reference_finding(
+    name: str, source: GuardSource, registry: HookRegistry, messages: set[str]
+) -> Finding | None:
+    if name not in messages:
+        return "U005", f"'{name}' names no message (messages/{name}.md)", ()
+    if source.file.condition is None and source.file.wired:
+        return "U008", f"guard '{name}' has no [condition], so no detector: it would never fire", ()
+    if source.file.condition is None:
+        return _unreachable(name, source, registry)
+    detector = source.file.condition.get("detector")
+    spec = DETECTORS.get(detector) if isinstance(detector, str) else None
+    if spec is None or not isinstance(detector, str):
+        return None  # U001, reported as the file was read
+    if spec.condition:
+        return _condition_finding(name, detector, source, registry)
+    return _guard_finding(name, detector, spec.placeholders, source, registry)
+
+
+def _condition_finding(
+    name: str, detector: str, source: GuardSource, registry: HookRegistry
+) -> Finding | None:
+    """U005 for a context message's condition that is wired as a guard, or not at all."""
+    if source.is_guard:
+        message = f"'{name}': a {detector} condition belongs to a context message wired in"
+        return "U005", message + " catalog/hooks.toml; it takes no wiring or cases", ()
+    if name not in registry.wired_names():
+        return "U005", f"'{name}': a {detector} condition needs a wired context message", ()
+    return None
+
+
+def _guard_finding(
+    name: str, detector: str, fills: frozenset[str], source: GuardSource, registry: HookRegistry
+) -> Finding | None:
+    """U005 for a guard's detector given to a context message, R007 for a guard wired
+    nowhere, U006 for placeholders other than its detector's."""
+    if not source.file.wired and name in registry.wired_names():
+        message = f"'{name}' is a context message of catalog/hooks.toml: detector '{detector}'"
+        return "U005", message + " belongs to a guard, wired by its own file's `wired`", ()
+    unreachable = _unreachable(name, source, registry)
+    if unreachable is not None:
+        return unreachable
+    declared = sorted(source.file.placeholders)
+    if set(declared) != fills:
+        message = f"'{name}': detector '{detector}' fills {sorted(fills)}"
+        return "U006", f"{message}, but [placeholders] declares {declared}", ("placeholders",)
+    return None
+
+
+def _unreachable(name: str, source: GuardSource, registry: HookRegistry) -> Finding | None:
+    """R007 for a guard wired into no entry and not listed as unwired."""
+    if not source.file.wired and name not in registry.unwired:
+        message = f"guard '{name}' is wired into no hook entry (`wired`)"
+        return "R007", message + " and is not listed as unwired", ()
+    return None

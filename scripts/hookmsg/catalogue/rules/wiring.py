@@ -52,7 +52,7 @@ def check(
     for key in registry.timeouts:
         if key not in EVENTS:
             into.at(("timeouts", key), "R004", f"unknown event '{key}' in [timeouts]")
-    _check_guards_and_unwired(registry, messages, into)
+    _check_unwired(registry, messages, into)
     found = into.found
     known = registry.wired_names() | set(registry.unwired)
     for name, path in sorted(messages.items()):
@@ -85,6 +85,9 @@ def _check_dispatch(registry: HookRegistry, messages: Mapping[str, str], into: _
         else:
             first_entry[entry.key] = index
         _check_entry_messages(entry, messages, into, where)
+        if not entry.messages:
+            message = "the entry runs no message: list one, or wire a guard into it"
+            into.at((*where, "messages"), "C002", message)
         if entry.matcher not in (None, "", "*") and entry.event not in TOOL_EVENTS | {
             "SessionStart"
         }:
@@ -114,20 +117,9 @@ def _check_entry_messages(
             )
 
 
-def _check_guards_and_unwired(
-    registry: HookRegistry, messages: Mapping[str, str], into: _Registry
-) -> None:
-    """R002, R006 and R007 on the `[guards]` and `[unwired]` tables."""
+def _check_unwired(registry: HookRegistry, messages: Mapping[str, str], into: _Registry) -> None:
+    """R002 and R006 on the `[unwired]` table (the guard files: rules/guards.py)."""
     wired = registry.wired_names()
-    for name in registry.guards:
-        if name not in messages:
-            into.at(("guards", name), "R002", f"guard '{name}' names no existing message")
-        elif name not in wired and name not in registry.unwired:
-            into.at(
-                ("guards", name),
-                "R007",
-                f"guard '{name}' is loaded by no event and not listed as unwired",
-            )
     for name in registry.unwired:
         if name not in messages:
             into.at(("unwired", name), "R002", f"unwired message '{name}' does not exist")

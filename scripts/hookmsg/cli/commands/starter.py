@@ -92,12 +92,6 @@ path = "{skills}"
 group = "messages"
 """
 
-GUARDS = """\
-# What each guard looks for: one table per guard message, naming its detector and
-# the data it matches. This repository has no guards yet; `hookmsg explain U001`
-# and hookmsg's documentation describe the detectors.
-"""
-
 SESSIONSTART = """\
 {licence}
 
@@ -151,7 +145,6 @@ def starter_files(name: str, repo: str, rev: str) -> dict[str, str]:
         ".pre-commit-config.yaml": PRE_COMMIT.format(repo=repo, rev=rev),
         "catalog/hooks.toml": HOOKS,
         "catalog/skills.toml": SKILLS.format(**fields),
-        "catalog/guards.toml": GUARDS,
         "messages/sessionstart.md": SESSIONSTART.format(**fields),
         f"{SKILLS_FOLDER}/{SKILL}/SKILL.md": SKILL_MD.format(**fields),
     }

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from hookmsg.catalogue.models import Harness, HarnessCatalogue, HookRegistry, Registration
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.harnesses.registration_plan import Entry, entries_for
 from hookmsg.tomlpos import locate
+
+if TYPE_CHECKING:
+    from hookmsg.catalogue.guard_files import GuardSource
 
 
 def check(
@@ -16,13 +21,15 @@ def check(
     registry_display: str,
     harnesses: HarnessCatalogue,
     generated: str,
+    guard_files: Mapping[str, GuardSource],
 ) -> list[Diagnostic]:
     """Check every harness's registration against its contract.
 
     `generated` is the generated folder as shown in diagnostics. That each registration
     parses, holds only delivered events and install tokens, and runs every command through
     the fail-open bootstrap no registry can break: the renderer's own tests prove it
-    (tests/test_registrations.py).
+    (tests/test_registrations.py). A guard no harness reaches is shown at its guard file's
+    `wired`.
     """
     found: list[Diagnostic] = []
     reached: set[str] = set()
@@ -43,15 +50,11 @@ def check(
         if name in registry.unwired or name not in registry.wired_names():
             continue  # unwired guards are run by a gate, not a hook (R007 covers the rest)
         if name not in reached:
-            found.append(
-                Diagnostic(
-                    registry_display,
-                    locate(registry_text, ("guards", name)),
-                    1,
-                    "H004",
-                    f"guard '{name}' is registered on no harness: none delivers its event",
-                )
-            )
+            source = guard_files.get(name)
+            at = (source.display, source.line("wired")) if source else (registry_display, 1)
+            shown, line = at
+            message = f"guard '{name}' is registered on no harness: none delivers its event"
+            found.append(Diagnostic(shown, line, 1, "H004", message))
     return found
 
 
