@@ -212,3 +212,31 @@ def test_adding_a_harness_edits_the_files_architecture_names(tmp_path: Path) -> 
     assert "hooks/dispatch.py" in registration.read_text(encoding="utf-8")
     assert "gemini-fork" in (root / "generated" / "hook-message-inventory.md").read_text("utf-8")
     assert_documented("Add a harness", edited)
+
+
+# A guard with a detector of its own, as a maintainer would write its three files.
+NEW_DETECTOR = REPO / "tests" / "fixtures" / "new-detector"
+
+
+def _fixture(name: str) -> str:
+    return (NEW_DETECTOR / name).read_text(encoding="utf-8")
+
+
+def test_adding_a_guard_with_a_new_detector_edits_the_files_architecture_names(
+    tmp_path: Path,
+) -> None:
+    guard = (
+        Edit("messages/pretooluse-conflict-guard.md", "", _fixture("pretooluse-conflict-guard.md")),
+        Edit(
+            "catalog/guards/pretooluse-conflict-guard.toml",
+            "",
+            _fixture("pretooluse-conflict-guard.toml"),
+        ),
+        Edit("scripts/hookmsg_dispatch/guards/conflicts.py", "", _fixture("conflicts.py")),
+    )
+    root, edited = make_change(tmp_path, guard)
+    table = (root / "generated" / "dispatch-table.json").read_text(encoding="utf-8")
+    assert '"module": "guards.conflicts"' in table
+    wiring = (root / "generated" / "hook-wiring.md").read_text(encoding="utf-8")
+    assert "pretooluse-conflict-guard" in wiring
+    assert_documented("Add a guard with a new detector", edited)

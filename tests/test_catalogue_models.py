@@ -63,8 +63,17 @@ def test_matcher_from_a_safe_set(project: Path, cli: Cli, entry: str, matcher: s
 def test_matcher_naming_an_unknown_tool_is_c005(project: Path, cli: Cli) -> None:
     edit(project / "catalog/hooks.toml", 'matcher = "Write"', 'matcher = "Write|Wirte"')
     found = run_findings(cli, "validate")
-    assert [(f.path, f.code) for f in found] == [("catalog/hooks.toml", "C005")]
-    assert "'Wirte'" in found[0].message
+    c005 = [f for f in found if f.code == "C005"]
+    assert [(f.path, f.code) for f in c005] == [("catalog/hooks.toml", "C005")]
+    assert "'Wirte'" in c005[0].message
+    # The entry is now another one: each guard wired into PreToolUse Write names a missing entry.
+    rest = sorted((f.path, f.code) for f in found if f.code != "C005")
+    wired = [
+        f"catalog/guards/{path.name}"
+        for path in sorted((project / "catalog/guards").glob("*.toml"))
+        if 'matcher = "Write" }' in path.read_text(encoding="utf-8")
+    ]
+    assert rest == [(path, "U005") for path in wired] and wired
 
 
 def test_dispatch_event_with_a_shell_character_is_c002(project: Path, cli: Cli) -> None:

@@ -202,10 +202,12 @@ def test_within_cap_skips_a_long_part_and_keeps_a_later_short_one() -> None:
 
 
 def test_the_guard_seam_takes_a_test_double_in_process(root: Path) -> None:
-    calls: list[tuple[str, str | None, str]] = []
+    calls: list[tuple[str, str | None, str, str]] = []
 
-    def evaluate(detector: str, call: Any, data: Any, where: str) -> dict[str, str] | None:
-        calls.append((detector, call.tool, where))
+    def evaluate(
+        detector: str, call: Any, data: Any, where: str, module: str
+    ) -> dict[str, str] | None:
+        calls.append((detector, call.tool, where, module))
         return dict.fromkeys(placeholders, call.changes[0].path)
 
     data = table(root)
@@ -225,7 +227,7 @@ def test_the_guard_seam_takes_a_test_double_in_process(root: Path) -> None:
         evaluate=evaluate,
     )
     assert (code, stderr.getvalue()) == (0, "")
-    assert calls == [("dependency", "Write", str(root))]
+    assert calls == [("dependency", "Write", str(root), "guards.dependency")]
     text = json.loads(stdout.getvalue())["hookSpecificOutput"]["additionalContext"]
     assert text.startswith(WENT_AHEAD + "\n\n")
     assert text.endswith(_procedure(root, DEPENDENCY))

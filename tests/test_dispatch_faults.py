@@ -281,14 +281,15 @@ def test_a_bad_cap_setting_is_reported_and_ignored(root: Path, env: Any) -> None
     assert _context(ran) == delivered(root, "sessionstart")
 
 
-def test_the_table_is_read_even_when_guards_toml_data_is_odd(root: Path, env: Any) -> None:
+def test_the_table_is_read_even_when_a_guards_data_is_odd(root: Path, env: Any) -> None:
     data = table(root)
     data.setdefault("conditions", {})["pretooluse-dependency-guard"] = "not a table"
     data["messages"]["pretooluse-dependency-guard"]["condition"] = "first-path"
     write_table(root, data)
     remove_guards(root)
     (root / "hooks" / "hookmsg_dispatch" / "guards.py").write_text(
-        "def evaluate(detector, call, data, root):\n    return {'path': str(data.get('x'))}\n",
+        "def evaluate(detector, call, data, root, module):\n"
+        "    return {'path': str(data.get('x'))}\n",
         encoding="utf-8",
     )
     ran = dispatch(root, *WRITE, payload=_write_payload(), env=env)

@@ -32,10 +32,9 @@ from hypothesis import strategies as st
 
 from hookmsg_dispatch import envelope, jsonio, main
 from hookmsg_dispatch.contracts import build_call
-from hookmsg_dispatch.guards import evaluate
 from hookmsg_dispatch.guards.manifests import go_mod
 from tests.support.dispatch import BOOT, build_install_root, clean_env
-from tests.support.guards import git_project
+from tests.support.guards import detect, git_project
 from tests.support.repository import REPO
 
 TABLE: dict[str, Any] = json.loads((REPO / "generated" / "dispatch-table.json").read_text("utf-8"))
@@ -86,7 +85,7 @@ def _guard(contract: str, payload: dict[str, Any], event: str = "PreToolUse") ->
         **TABLE["conditions"][DEPENDENCY],
         "max-file-bytes": TABLE.get("max_file_bytes", 1_000_000),
     }
-    return evaluate("dependency", call, data, "/nonexistent/install-root")
+    return detect("dependency", call, data, "/nonexistent/install-root")
 
 
 # --------------------------------------------------------------------------- the inputs

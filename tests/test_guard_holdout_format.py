@@ -4,8 +4,8 @@ independent corpora, whose failure classes the guards have since been fixed for,
 regression measures).
 
 A corpus is measured, never tuned against, so this test only reads it: one file per guard
-that `catalog/hooks.toml` wires, each case in the shared case format, its payload in the shape
-of a harness that delivers the guard's tools. It never runs a guard.
+that a guard file (`catalog/guards/`) wires, each case in the shared case format, its
+payload in the shape of a harness that delivers the guard's tools. It never runs a guard.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ CORPORA = (
 )
 TABLE = json.loads((REPO / "generated" / "dispatch-table.json").read_text(encoding="utf-8"))
 CONTRACTS: dict[str, dict[str, Any]] = TABLE["contracts"]
-HOOKS = tomllib.loads((REPO / "catalog" / "hooks.toml").read_text(encoding="utf-8"))
+GUARD_FILES = sorted((REPO / "catalog" / "guards").glob("*.toml"))
 KEYS = {"id", "expect", "contract", "event", "payload", "files", "says", "note"}
 REQUIRED = {"id", "expect", "contract", "payload"}
 KEBAB = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -34,13 +34,12 @@ MINIMUM = 40
 
 
 def _registered() -> dict[str, set[tuple[str, str]]]:
-    """Guard -> the (event, tool) pairs its dispatch entries wire it for."""
+    """Guard -> the (event, tool) pairs its guard file wires it for."""
     wired: dict[str, set[tuple[str, str]]] = {}
-    for entry in HOOKS["dispatch"]:
-        tools = entry.get("matcher", "*").split("|")
-        for name in entry["messages"]:
-            if name in HOOKS.get("guards", {}):
-                wired.setdefault(name, set()).update((entry["event"], tool) for tool in tools)
+    for path in GUARD_FILES:
+        for entry in tomllib.loads(path.read_text(encoding="utf-8")).get("wired", []):
+            tools = entry.get("matcher", "*").split("|")
+            wired.setdefault(path.stem, set()).update((entry["event"], tool) for tool in tools)
     return wired
 
 

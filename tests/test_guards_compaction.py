@@ -10,7 +10,7 @@ import pytest
 
 from hookmsg_dispatch.call import Call
 from hookmsg_dispatch.compaction import measure
-from tests.support.guards import conditions, run
+from tests.support.guards import conditions, detect, run
 
 MESSAGE = "posttooluse-proactive-compaction"
 
@@ -120,13 +120,11 @@ def test_measure_reads_the_newest_record_from_a_bounded_tail(tmp_path: Path) -> 
 
 def test_fallback_counts_calls_and_output_bytes(tmp_path: Path) -> None:
     data = dict(conditions()[MESSAGE])
-    from hookmsg_dispatch.guards import evaluate
-
     big = "z" * data["fallback-output-bytes"]
-    assert evaluate("compaction", post(session="f1", response="small"), data, "/") is None
-    assert evaluate("compaction", post(session="f1", response=big), data, "/") == {}
+    assert detect("compaction", post(session="f1", response="small"), data, "/") is None
+    assert detect("compaction", post(session="f1", response=big), data, "/") == {}
     small = {**data, "fallback-calls": 3}
-    found = [evaluate("compaction", post(session="f2"), small, "/") for _ in range(3)]
+    found = [detect("compaction", post(session="f2"), small, "/") for _ in range(3)]
     assert found == [None, None, {}]
     # A FIFO is not a transcript: it is never opened for reading.
     fifo = tmp_path / "fifo"

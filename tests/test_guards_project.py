@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from hookmsg_dispatch.project import Project, git_root, read_bounded
-from tests.support.guards import bash, claude_write, git_project, real_git_project, run
+from tests.support.guards import bash, claude_write, detect, git_project, real_git_project, run
 
 
 def test_git_root_is_the_nearest_work_tree_above_cwd(tmp_path: Path) -> None:
@@ -27,11 +27,9 @@ def test_the_install_root_is_never_the_project(tmp_path: Path) -> None:
     assert git_root(str(install / "hooks"), str(install)) is None
     assert Project.of(str(install / "hooks"), str(install)) is None
     assert run("pretooluse-write-plan-guard", claude_write(install, "x.py", "x\n")) is not None
-    from hookmsg_dispatch.guards import evaluate
-
     data = {"detector": "write-plan", "plans": ["PLAN.md"]}
     call = claude_write(install, "x.py", "x\n")
-    assert evaluate("write-plan", call, data, str(install)) is None
+    assert detect("write-plan", call, data, str(install)) is None
 
 
 def test_relative_paths_and_links(tmp_path: Path) -> None:

@@ -91,4 +91,12 @@ def test_hookmsg_code_is_its_modules_templates_and_data_without_bytecode() -> No
         for path in PACKAGE.rglob("*")
         if path.suffix in (".py", ".j2", ".toml") and "__pycache__" not in path.parts
     }
+    # The dispatcher beside it is code the build reads too (the detectors it declares).
+    dispatcher = PACKAGE.parent / "hookmsg_dispatch"
+    on_disk |= {
+        f"../hookmsg_dispatch/{path.relative_to(dispatcher).as_posix()}"
+        for path in dispatcher.rglob("*")
+        if path.suffix in (".py", ".j2", ".toml") and "__pycache__" not in path.parts
+    }
+    assert "../hookmsg_dispatch/guards/plans.py" in names
     assert set(names) == on_disk

@@ -45,3 +45,10 @@ def exit_code_for(error: BaseException) -> int:
     if isinstance(error, KeyboardInterrupt):
         return EXIT_INTERRUPTED
     return EXIT_FINDINGS
+
+
+class DeclarationError(HookmsgError):
+    """A dispatcher module declares its detectors (`DETECTS`) in a form the build side cannot
+    read, or two modules declare one detector: a fault in that code, reported at its line."""
+
+    exit_code = EXIT_USAGE

@@ -258,6 +258,11 @@ def session_key(call: Call) -> str:
     return "transcript-" + call.transcript_path if call.transcript_path else "no-session"
 
 
+# The condition this module answers for; it fills no placeholder (the build side reads
+# this with `ast`: hookmsg.catalogue.detectors).
+DETECTS = {"compaction": ()}
+
+
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     tokens = context_size(call, int(_setting(data, "tail-bytes")))
     size = output_size(call.tool_response)

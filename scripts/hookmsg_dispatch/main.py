@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from hookmsg_dispatch.call import Call
     from hookmsg_dispatch.seen import Seen
 
-    Evaluate = Callable[[str, Call, Mapping[str, Any], str], Optional[dict[str, str]]]
+    Evaluate = Callable[[str, Call, Mapping[str, Any], str, str], Optional[dict[str, str]]]
 
 PREFIX = "hookmsg-dispatch: "
 DEFAULT_CONTRACT = "claude-code"
@@ -178,8 +178,9 @@ class Dispatch:
             self._call = build_call(self.payload, self.contract, self.contract_id, self.event)
         return self._call
 
-    def condition(self, name: str, detector: str) -> dict[str, str] | None:
-        """What the detector found (placeholder values), or None: silent or failed."""
+    def condition(self, name: str, detector: str, module: str) -> dict[str, str] | None:
+        """What the detector (in `module`) found (placeholder values), or None: silent or
+        failed."""
         if self.payload is None:
             return None  # the payload's problem is already reported
         evaluate = self.evaluator()
@@ -193,7 +194,8 @@ class Dispatch:
         if data.get("once-per-change") is True:
             self.once_per_change.add(name)
         try:
-            found = evaluate(detector, self.scoped.get(name) or self.call(), data, self.root)
+            call = self.scoped.get(name) or self.call()
+            found = evaluate(detector, call, data, self.root, module)
         except (Exception, SystemExit) as error:
             self.problems.append(f"{name}: the {detector} detector failed ({_brief(error)})")
             return None
@@ -222,7 +224,7 @@ class Dispatch:
                     text = self._guard(name, entry)
                     fired += text is not None
                 elif entry.get("condition"):
-                    found = self.condition(name, entry["condition"])
+                    found = self.condition(name, entry["condition"], entry.get("module", ""))
                     text = self.message_text(name) if found is not None else None
                 else:
                     text = self.context_text(name)
@@ -239,7 +241,7 @@ class Dispatch:
         if not detector or not advisory:
             self.problems.append(f"{name}: the guard has no detector or Advisory in the table")
             return None
-        values = self.condition(name, detector)
+        values = self.condition(name, detector, entry.get("module", ""))
         if values is None:
             return None
         from hookmsg_dispatch.text import fill

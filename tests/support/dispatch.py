@@ -118,7 +118,7 @@ def write_table(root: Path, data: Mapping[str, Any]) -> None:
 
 # A guards module standing in for the real one: it fires on what the table's data says.
 GUARDS_DOUBLE = """
-def evaluate(detector, call, data, root):
+def evaluate(detector, call, data, root, module):
     if detector == "explode":
         raise RuntimeError("the detector exploded")
     if detector == "values":

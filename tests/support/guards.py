@@ -4,10 +4,12 @@ guard data exactly as the dispatch table carries it (validated from `catalog/gua
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from hookmsg.catalogue.detectors import detector_modules
 from hookmsg.catalogue.guard_files import load_guard_files
 from hookmsg_dispatch.call import Call, FileChange
 from hookmsg_dispatch.guards import evaluate
@@ -23,9 +25,15 @@ def conditions() -> dict[str, dict[str, Any]]:
     return loaded.conditions()
 
 
+def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
+    """The dispatcher's `evaluate`, given the module that declares `detector`, as the
+    dispatch table names it."""
+    return evaluate(detector, call, data, root, detector_modules()[detector].module)
+
+
 def run(message: str, call: Call) -> dict[str, str] | None:
     data = conditions()[message]
-    return evaluate(data["detector"], call, data, INSTALL_ROOT)
+    return detect(data["detector"], call, data, INSTALL_ROOT)
 
 
 def git_project(root: Path, files: dict[str, str] | None = None) -> Path:

@@ -3,14 +3,16 @@
 
 `detector` names the detection code in the dispatcher, and the other keys are that
 detector's data, validated here by the detector's model. The dispatcher reads the tables
-from the dispatch table; it never reads the guard files. The placeholders each detector
-fills are declared here too, and must equal the guard file's `[placeholders]` (a test
-checks that the dispatcher returns exactly these).
+from the dispatch table; it never reads the guard files. Which detectors exist, where each
+lives and the placeholders it fills are declared by the detector modules themselves
+(`catalogue/detectors.py`); the placeholders must equal the guard file's `[placeholders]`
+(a test checks that the dispatcher returns exactly these).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -20,6 +22,8 @@ from pydantic import (
     Field,
     StringConstraints,
 )
+
+from hookmsg.catalogue.detectors import detector_modules
 
 # The message whose condition is the compaction detector: a context message, not a guard.
 COMPACTION_MESSAGE = "posttooluse-proactive-compaction"
@@ -193,24 +197,47 @@ class CompactionData(GuardEntry):
     fallback_output_bytes: int = Field(gt=0, alias="fallback-output-bytes")
 
 
+class OpenData(GuardEntry):
+    """The data of a detector that ships no model here: carried as written, judged by its
+    detector when it runs (it fails open on data it cannot use)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True, strict=True)
+
+
+# The data model of each shipped detector, by its id: what U002 checks a condition against.
+# A new detector may add one; without it its data is `OpenData`.
+MODELS: dict[str, type[GuardEntry]] = {
+    "dependency": DependencyData,
+    "eval": EvalData,
+    "write-header": WriteHeaderData,
+    "edit-header": EditHeaderData,
+    "write-plan": WritePlanData,
+    "bash-plan": BashPlanData,
+    "askuserquestion": QuestionData,
+    "match": MatchData,
+    "compaction": CompactionData,
+}
+
+
 @dataclass(frozen=True)
 class Detector:
+    """One detector as the rules see it: its data model, what it fills, where it lives."""
+
     model: type[GuardEntry]
     placeholders: frozenset[str]
-    condition: bool = False  # a context message's condition, not a guard
+    module: str
+    condition: bool  # a context message's condition, not a guard
 
 
-DETECTORS: dict[str, Detector] = {
-    "dependency": Detector(DependencyData, frozenset({"path", "change"})),
-    "eval": Detector(EvalData, frozenset({"primitive", "location"})),
-    "write-header": Detector(WriteHeaderData, frozenset({"path", "header"})),
-    "edit-header": Detector(EditHeaderData, frozenset({"path", "header"})),
-    "write-plan": Detector(WritePlanData, frozenset({"path", "plan"})),
-    "bash-plan": Detector(BashPlanData, frozenset({"command", "plan", "action"})),
-    "askuserquestion": Detector(QuestionData, frozenset({"question"})),
-    "match": Detector(MatchData, frozenset({"found", "where"})),
-    "compaction": Detector(CompactionData, frozenset(), condition=True),
-}
+@cache
+def detectors() -> dict[str, Detector]:
+    """Every detector the dispatcher declares (`catalogue.detectors`), with its model."""
+    return {
+        name: Detector(
+            MODELS.get(name, OpenData), found.placeholders, found.module, found.condition
+        )
+        for name, found in detector_modules().items()
+    }
 
 
 def regexes(data: GuardEntry) -> list[tuple[tuple[str, ...], str]]:  # noqa: PLR0911

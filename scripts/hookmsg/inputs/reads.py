@@ -29,10 +29,18 @@ OPTIONAL_CATALOG_FILES = ("harnesses.toml",)
 CODE_SUFFIXES = (".py", ".j2", ".toml")
 
 
+# The dispatcher package beside hookmsg: the build reads its code too (the detectors its
+# modules declare, the literals it reads from a pattern), so a change to it is a change
+# to what a run reads.
+DISPATCHER = "hookmsg_dispatch"
+
+
 def code_files(package: Path) -> list[str]:
-    """hookmsg's own code and data files, relative to `package` (POSIX), sorted."""
+    """hookmsg's own code and data files, relative to `package` (POSIX), sorted: the
+    dispatcher's modules beside it as `../hookmsg_dispatch/...`."""
     found: list[str] = []
     _code_below(str(package), "", found)
+    _code_below(str(package.parent / DISPATCHER), f"../{DISPATCHER}/", found)
     return sorted(found)
 
 

@@ -23,7 +23,8 @@ from typing import Any
 from hookmsg.install.guard_cases import replaced_everywhere
 from hookmsg.pipeline.workspace import Workspace
 
-Values = Callable[[str, Any, Mapping[str, Any], str], dict[str, str] | None]
+# (detector, call, data, install root, module): the dispatcher's guard seam.
+Values = Callable[[str, Any, Mapping[str, Any], str, str], dict[str, str] | None]
 
 
 @dataclass

@@ -17,6 +17,7 @@ import hashlib
 import json
 from typing import Any
 
+from hookmsg.catalogue.guards import detectors
 from hookmsg.catalogue.models import Harness
 from hookmsg.harnesses.delivery import once_per_context
 from hookmsg.jsonout import dump_json
@@ -108,6 +109,7 @@ def dispatch_table_data(loaded: LoadedProject) -> dict[str, Any]:
         if harness.contract is not None and harness.contract_id not in contracts:
             contracts[harness.contract_id] = contract_data(harness)
     conditions = guard_conditions(loaded)
+    known = detectors()
     messages: dict[str, Any] = {}
     for name, message in sorted(loaded.all_messages().items()):
         is_guard = name in registry.guards
@@ -116,6 +118,7 @@ def dispatch_table_data(loaded: LoadedProject) -> dict[str, Any]:
             sorted({p.name for p in scan_template(advisory).placeholders}) if advisory else []
         )
         detector = conditions.get(name, {}).get("detector")
+        found = known.get(detector) if isinstance(detector, str) else None
         messages[name] = {
             "advisory": advisory,
             "condition": detector if isinstance(detector, str) else None,
@@ -124,6 +127,8 @@ def dispatch_table_data(loaded: LoadedProject) -> dict[str, Any]:
             "digest": text_digest(message.delivered.strip()),
             "file": f"messages/{name}.md",
             "kind": "guard" if is_guard else "context",
+            # Where the dispatcher finds the detector (its module declares it).
+            "module": found.module if found is not None else None,
             "placeholders": placeholders,
         }
     # Each event's registry entries, in registry order: what a folded registration names

@@ -215,6 +215,11 @@ def _command(command: str, data: Mapping[str, Any], globs: list[str]) -> dict[st
     return None
 
 
+# The detectors this module answers for, and the placeholders each fills when it fires
+# (the build side reads this with `ast`: hookmsg.catalogue.detectors).
+DETECTS = {"dependency": ("change", "path")}
+
+
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     lockfiles = strings(data, "lockfiles")
     if call.command is not None and call.command.strip():

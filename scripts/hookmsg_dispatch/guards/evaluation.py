@@ -394,6 +394,11 @@ def _build_file_hit(
     return None
 
 
+# The detectors this module answers for, and the placeholders each fills when it fires
+# (the build side reads this with `ast`: hookmsg.catalogue.detectors).
+DETECTS = {"eval": ("location", "primitive")}
+
+
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     languages = table(data, "languages")
     source = data.get("justification")

@@ -298,5 +298,10 @@ def _write_header(call: Call, data: Mapping[str, Any], root: str) -> dict[str, s
     return None
 
 
+# The detectors this module answers for, and the placeholders each fills when it fires
+# (the build side reads this with `ast`: hookmsg.catalogue.detectors).
+DETECTS = {"write-header": ("header", "path")}
+
+
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     return _write_header(call, data, root) if detector == "write-header" else None

@@ -55,6 +55,11 @@ def _file_rule(rule: dict[str, Any], relative: str, added: str) -> bool:
     return not isinstance(content, str) or pattern(content).search(added) is not None
 
 
+# The detectors this module answers for, and the placeholders each fills when it fires
+# (the build side reads this with `ast`: hookmsg.catalogue.detectors).
+DETECTS = {"match": ("found", "where")}
+
+
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     rules = _rules(data)
     if call.command is not None and call.command.strip():

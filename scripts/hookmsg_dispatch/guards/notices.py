@@ -224,5 +224,10 @@ def patch_free(call: Call) -> bool:
     return not (isinstance(command, (str, list)) and "*** Begin Patch" in str(command))
 
 
+# The detectors this module answers for, and the placeholders each fills when it fires
+# (the build side reads this with `ast`: hookmsg.catalogue.detectors).
+DETECTS = {"edit-header": ("header", "path")}
+
+
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     return edit_header(call, data, root) if detector == "edit-header" else None

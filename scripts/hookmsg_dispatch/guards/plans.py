@@ -212,6 +212,11 @@ def _bash_plan(call: Call, data: Mapping[str, Any], root: str) -> dict[str, str]
     return {"command": cap(command), "plan": plan[0], "action": " and ".join(missing)}
 
 
+# The detectors this module answers for, and the placeholders each fills when it fires
+# (the build side reads this with `ast`: hookmsg.catalogue.detectors).
+DETECTS = {"write-plan": ("path", "plan"), "bash-plan": ("action", "command", "plan")}
+
+
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     if detector == "write-plan":
         return _write_plan(call, data, root)

@@ -34,6 +34,11 @@ def _label(option: Any) -> str:
     return option if isinstance(option, str) else ""
 
 
+# The detectors this module answers for, and the placeholders each fills when it fires
+# (the build side reads this with `ast`: hookmsg.catalogue.detectors).
+DETECTS = {"askuserquestion": ("question",)}
+
+
 def detect(detector: str, call: Call, data: Mapping[str, Any], root: str) -> dict[str, str] | None:
     marker = data.get("marker", "(Recommended)")
     if not isinstance(marker, str) or not marker:

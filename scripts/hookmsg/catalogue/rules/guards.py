@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from hookmsg.catalogue.guards import (
-    DETECTORS,
     EvalData,
     GuardEntry,
     MatchData,
+    detectors,
     regexes,
 )
 from hookmsg.catalogue.models import HookRegistry
@@ -74,9 +74,10 @@ def _validate(name: str, raw: Any, at: _At) -> tuple[GuardEntry | None, list[Dia
     if not isinstance(raw, dict):
         return None, [at((), "U002", f"'{name}' must be a table with a `detector` key")]
     detector = raw.get("detector")
-    spec = DETECTORS.get(detector) if isinstance(detector, str) else None
+    known_detectors = detectors()
+    spec = known_detectors.get(detector) if isinstance(detector, str) else None
     if spec is None:
-        known = ", ".join(DETECTORS)
+        known = ", ".join(known_detectors)
         return None, [
             at(("detector",), "U001", f"'{name}': unknown detector {detector!r}; known: {known}")
         ]
@@ -169,7 +170,7 @@ def _reference_finding(
     if source.file.condition is None:
         return _unreachable(name, source, registry)
     detector = source.file.condition.get("detector")
-    spec = DETECTORS.get(detector) if isinstance(detector, str) else None
+    spec = detectors().get(detector) if isinstance(detector, str) else None
     if spec is None or not isinstance(detector, str):
         return None  # U001, reported as the file was read
     if spec.condition:

@@ -119,7 +119,9 @@ def preview(
     event, matcher = _event_of(workspace, name)
     target = _harnesses(workspace, harness, event)[0]
 
-    def found(_detector: str, _call: Any, _data: Mapping[str, Any], _root: str) -> dict[str, str]:
+    def found(
+        _detector: str, _call: Any, _data: Mapping[str, Any], _root: str, _module: str
+    ) -> dict[str, str]:
         return values  # the detector "finds" the preview's values; a condition holds
 
     argv = ["--contract", target.contract_id, event, name]
