@@ -41,6 +41,7 @@ def test_the_table_describes_every_message_and_contract(project: Path) -> None:
         "digest": messages["sessionstart"]["digest"],
         "file": "messages/sessionstart.md",
         "kind": "context",
+        "module": None,
         "placeholders": [],
     }
     digests = [entry["digest"] for entry in messages.values()]

@@ -65,7 +65,9 @@ def test_sparse_file_of_gigabytes_is_refused_without_reading_it(
 def test_oversized_message_and_catalogue_are_never_opened_nor_parsed(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch, opened: list[str]
 ) -> None:
-    limit = 200_000
+    # Above every shipped source (a guard file with its cases is the largest).
+    sources = [*(project / "catalog").glob("**/*.toml"), *(project / "messages").glob("*.md")]
+    limit = max(200_000, *(path.stat().st_size + 1 for path in sources))
     edit(project / "pyproject.toml", "max-file-bytes = 1000000", f"max-file-bytes = {limit}")
     big = write(outside(project) / "big.md", replace(VALID, BODY, BODY + "*" * limit))
     hooks = catalog(project, "hooks.toml")
@@ -185,7 +187,9 @@ def test_registered_message_over_the_size_limit_is_not_said_to_be_missing(
     project: Path, cli: Cli
 ) -> None:
     stop = project / "messages" / "stop.md"
-    sources = [*(project / "catalog").iterdir(), *(project / "messages").iterdir()]
+    catalogue = project / "catalog"
+    sources = [*catalogue.iterdir(), *(catalogue / "guards").iterdir()]
+    sources += (project / "messages").iterdir()
     limit = max(p.stat().st_size for p in sources) + 10
     edit(project / "pyproject.toml", "max-file-bytes = 1000000", f"max-file-bytes = {limit}")
     stop.write_text(

@@ -179,8 +179,7 @@ class Dispatch:
         return self._call
 
     def condition(self, name: str, detector: str, module: str) -> dict[str, str] | None:
-        """What the detector (in `module`) found (placeholder values), or None: silent or
-        failed."""
+        """What the detector (in `module`) found, placeholder values, or None: silent or failed."""
         if self.payload is None:
             return None  # the payload's problem is already reported
         evaluate = self.evaluator()
@@ -320,10 +319,9 @@ def dispatch(  # noqa: PLR0913 (keyword-only seams: input, environment, test hoo
         problems.append(f"unusable payload ({_brief(error)}); guards stay silent")
         payload = None
     if event == STOP and (payload is None or payload.get("stop_hook_active") is True):
-        # This Stop follows a turn a Stop hook already continued. Claude Code hands Stop
-        # context to the model by prompting it again, so answering every Stop would keep
-        # it going (the real client gives up only after eight rounds): say it once. A
-        # payload that cannot be read (too large, damaged) may be such a Stop: say nothing.
+        # This Stop follows a turn a Stop hook already continued. Claude Code hands Stop context
+        # to the model by prompting it again, so answering every Stop would keep it going (it
+        # gives up after eight rounds): say it once; an unreadable payload may be one: say none.
         return b""
     delivered = event in contract.get("context_events", ())
     can_deny = strict and event == PRE_TOOL_USE and bool(contract.get("deny"))
