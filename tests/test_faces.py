@@ -77,11 +77,10 @@ def test_preview_errors_are_usage_errors(
 
 
 def test_preview_placeholder_without_any_value_is_an_error(project: Path, cli: Cli) -> None:
-    hooks = project / "catalog" / "hooks.toml"
-    hooks.write_text(
-        hooks.read_text(encoding="utf-8").replace('primitive = "pickle.loads"', 'primitive = ""'),
-        encoding="utf-8",
-    )
+    guard = project / "catalog" / "guards" / "pretooluse-eval-guard.toml"
+    text = guard.read_text(encoding="utf-8")
+    assert 'primitive = "pickle.loads"' in text
+    guard.write_text(text.replace('primitive = "pickle.loads"', 'primitive = ""'), encoding="utf-8")
     result = cli("preview", "pretooluse-eval-guard")
     assert result.code == 2
     assert "no value for placeholder primitive" in result.err
