@@ -21,7 +21,7 @@ INSTALL_ROOT = "/nonexistent/hookmsg-install-root"
 @cache
 def conditions() -> dict[str, dict[str, Any]]:
     loaded = load_guard_files(REPO / "catalog" / "guards", "catalog/guards", 1 << 20, REPO)
-    assert loaded.data is not None, loaded.diagnostics
+    assert loaded.complete and loaded.diagnostics == [], loaded.diagnostics
     return loaded.conditions()
 
 

@@ -25,7 +25,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from hookmsg.catalogue.guards import GuardData
 from hookmsg.catalogue.modelfile import read_toml, validated
 from hookmsg.catalogue.models import (
     KEBAB,
@@ -81,10 +80,9 @@ class GuardSource:
 
 @dataclass
 class LoadedGuards:
-    """Every guard file: the validated conditions (None when one failed), the files by
-    message name, and the findings of reading them."""
+    """Every guard file read, by message name, and the findings of reading them (each
+    condition validated against its detector's model)."""
 
-    data: GuardData | None
     files: dict[str, GuardSource] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # False when a file could not be read as a guard file: its wiring is then unknown.
@@ -109,9 +107,8 @@ class LoadedGuards:
 
 def load_guard_files(folder: Path, display: str, max_bytes: int, root: Path) -> LoadedGuards:
     """Read every `<folder>/*.toml`; validate each file's shape and its condition."""
-    loaded = LoadedGuards(GuardData())
-    failed = not folder.is_dir() and (folder.exists() or folder.is_symlink())
-    if failed:
+    loaded = LoadedGuards()
+    if not folder.is_dir() and (folder.exists() or folder.is_symlink()):
         loaded.diagnostics.append(Diagnostic(display, 1, 1, "C002", "must be a folder"))
         loaded.complete = False
     paths = sorted(folder.glob("*.toml")) if folder.is_dir() else []
@@ -120,21 +117,14 @@ def load_guard_files(folder: Path, display: str, max_bytes: int, root: Path) -> 
         source, found = _read_one(path, shown, max_bytes, root)
         loaded.diagnostics += found
         if source is None:
-            failed, loaded.complete = True, False
+            loaded.complete = False
             continue
         loaded.files[source.name] = source
-        if source.file.condition is None:
-            continue
-        entry, found = guard_rules.check_entry(
-            source.name, source.file.condition, source.text, shown, at=("condition",)
-        )
-        loaded.diagnostics += found
-        if entry is None:
-            failed = True
-        elif loaded.data is not None:
-            loaded.data.entries[source.name] = entry
-    if failed:
-        loaded.data = None
+        if source.file.condition is not None:
+            _, found = guard_rules.check_entry(
+                source.name, source.file.condition, source.text, shown, at=("condition",)
+            )
+            loaded.diagnostics += found
     return loaded
 
 

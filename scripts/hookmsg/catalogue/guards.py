@@ -11,7 +11,7 @@ lives and the placeholders it fills are declared by the detector modules themsel
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Annotated, Literal
 
@@ -267,10 +267,3 @@ def regexes(data: GuardEntry) -> list[tuple[tuple[str, ...], str]]:  # noqa: PLR
         found = [(("commands", name), source) for name, source in data.commands.items()]
         return found + ([(("read-only",), data.read_only)] if data.read_only else [])
     return []
-
-
-@dataclass
-class GuardData:
-    """The validated conditions of the guard files, by message name."""
-
-    entries: dict[str, GuardEntry] = field(default_factory=dict)

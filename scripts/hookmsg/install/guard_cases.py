@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hookmsg.catalogue.guard_files import FOLDER as GUARD_FILES
 from hookmsg.catalogue.rules.guard_cases import Case, CaseFile, Known, check_case_file, disagreement
 from hookmsg.diagnostics import Diagnostic
 
-CASES_FOLDER = "guards"  # under the catalogue folder: the guard files and their cases
+CASES_FOLDER = GUARD_FILES  # under the catalogue folder: the guard files hold the cases
 HOLDOUT_FOLDER = "tests/guard_holdout"  # the independent corpus, when present
 TIMEOUT = 30  # seconds for one dispatcher run; a hung run counts as silent
 
