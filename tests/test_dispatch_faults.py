@@ -333,3 +333,18 @@ def test_a_payload_with_a_byte_order_mark_is_read(root: Path, env: Any) -> None:
     ran = dispatch(root, "SessionStart", "sessionstart", payload=b"\xef\xbb\xbf" + payload, env=env)
     assert ran.err == ""
     assert _context(ran) == delivered(root, "sessionstart")
+
+
+@pytest.mark.parametrize("module", [None, "", "../guards/dependency", "os", "guards.nowhere"])
+def test_a_guard_whose_module_the_table_misnames_fails_open(
+    root: Path, env: Any, module: str | None
+) -> None:
+    # The table names the module that declares each detector; a missing, malformed or
+    # unknown one is the table's fault: that guard stays silent, the rest is delivered.
+    data = table(root)
+    data["messages"]["pretooluse-dependency-guard"]["module"] = module
+    write_table(root, data)
+    ran = dispatch(root, *WRITE, payload=_write_payload(), env=env)
+    _no_block(ran)
+    _one_line(ran, "pretooluse-dependency-guard", "detector failed")
+    assert _context(ran) == delivered(root, "pretooluse-write")
