@@ -29,7 +29,7 @@ Hostile inputs below `max-file-bytes`, each validated once, as absolute times: a
 it), a 240 KB licence-like first line of keywords that never closes, a 240 KB Bindings
 line of unclosed backtick runs, 4,000 dispatch entries with unknown events (each a
 finding whose position is looked up) and a 240 KB catalogue string line of `[a` and
-spaces. `tests/test_linear.py` proves each linear.
+spaces. `tests/test_cli_validate_linear.py` proves each linear.
 
 With `--instructions` (valgrind installed), the two doit figures are also given as
 instruction counts (callgrind, median of three): on a shared machine, where other work

@@ -1,4 +1,5 @@
-"""Shared fixtures: a throw-away copy of this repository, and the CLI run in-process.
+"""Shared fixtures: a throw-away copy of this repository or of the mini fixture project, and
+the CLI run in-process.
 
 Plain helpers live in the `tests.support` package; this file holds only fixtures, and a
 session-wide check that no test writes into the checkout.
@@ -9,6 +10,7 @@ from __future__ import annotations
 import builtins
 import io
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -16,7 +18,13 @@ import pytest
 
 from hookmsg.cli.main import run
 from tests.support.diagnostics import Result
-from tests.support.repository import REPO, changed_paths, checkout_stamps, copy_repository
+from tests.support.repository import (
+    MINI,
+    REPO,
+    changed_paths,
+    checkout_stamps,
+    copy_repository,
+)
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects
@@ -57,6 +65,16 @@ def _private_check_cache(
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of this repository's sources and outputs; the working directory is inside it."""
     root = copy_repository(tmp_path / "repo")
+    monkeypatch.chdir(root)
+    return root
+
+
+@pytest.fixture
+def mini(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh copy of the mini fixture project (`tests/fixtures/mini/`, no generated
+    folder); the working directory is its root."""
+    root = tmp_path / "mini"
+    shutil.copytree(MINI, root)
     monkeypatch.chdir(root)
     return root
 

@@ -22,7 +22,7 @@ DOC = REPO / "ARCHITECTURE.md"
 # Written by `doit` or by the golden update, never by hand.
 DERIVED = ("generated/", "tests/golden/")
 # The test files a change edits, copied beside the sources so the edit can be counted.
-TEST_FILES = ("tests/test_rules.py", "tests/test_registrations.py")
+TEST_FILES = ("tests/test_codes.py", "tests/test_render_registrations.py")
 RUN_CLI = (
     "import sys; sys.path.insert(0, 'scripts'); from hookmsg.cli.main import run; "
     "sys.exit(run(sys.argv[1:]))"
@@ -105,15 +105,16 @@ RULE = (
     Edit("scripts/hookmsg/codes.py", '    "T001",\n', '    "T002",\n'),
     Edit(
         "scripts/hookmsg/codes.py",
-        '        "`## Advisory` right after the licence line",\n    ),\n',
+        '        "`## Advisory` right after the licence line",\n'
+        '        owner="messages",\n    ),\n',
         "    CodeInfo(\n"
         '        "T002",\n'
         '        "The title line is longer than 200 characters.",\n'
         '        "Say what the message is for in one short sentence; move the rest below it.",\n'
         '        "a title that holds the whole procedure",\n'
+        '        owner="messages",\n'
         "    ),\n",
     ),
-    Edit("scripts/hookmsg/codes.py", '        "T001",\n', '        "T002",\n', occurrence=2),
     Edit(
         "scripts/hookmsg/messages/rules/licence.py",
         '        found.append(Diagnostic(path, first_section or 1, 1, "T001", text))\n',
@@ -122,7 +123,7 @@ RULE = (
         '        found.append(Diagnostic(path, message.title_line or 1, 1, "T002", text))\n',
     ),
     Edit(
-        "tests/test_rules.py",
+        "tests/test_codes.py",
         '    assert positions(found) == [(3, 1, "T001")]\n',
         "\n\ndef test_t002_title_too_long(project: Path, cli: Cli) -> None:\n"
         '    text = replace(VALID, f"{TITLE}\\n", "A" * 201 + "\\n")\n'
@@ -202,7 +203,7 @@ def test_adding_a_harness_edits_the_files_architecture_names(tmp_path: Path) -> 
     harness = (
         Edit("scripts/hookmsg/data/harnesses.toml", "", _harness_copy()),
         Edit(
-            "tests/test_registrations.py",
+            "tests/test_render_registrations.py",
             '    "gemini-cli": {"SessionStart": [(None, SS)], "AfterTool": [(".*", POST)]},\n',
             '    "gemini-fork": {"SessionStart": [(None, SS)], "AfterTool": [(".*", POST)]},\n',
         ),

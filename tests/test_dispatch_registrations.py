@@ -155,7 +155,7 @@ def _harnesses() -> list[tuple[str, str, str]]:
 
     workspace = load_workspace(load_project(REPO))
     assert workspace.catalogue.harnesses is not None
-    # The xcsh registration is an extension module, not a hook file: test_xcsh_module.py
+    # The xcsh registration is an extension module, not a hook file: test_render_xcsh_module.py
     # runs it against the packaged dispatcher.
     return [
         (h.id, h.registration.file, h.contract_id)

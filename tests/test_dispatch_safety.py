@@ -2,10 +2,11 @@
 harness counts it, and fail-open edges (the Stop loop guard, `HOOKMSG_CAP`).
 
 No test here holds a call to a budget of seconds on one run. Scaling is measured as in
-`tests/test_linear.py`: the CPU time this process spends at two sizes (`time.process_time`,
-least of a few runs), which a quadratic cost makes grow 16 times at 4 times the input and a
-linear one about 4 times; the limit is 8. Memory is traced (`tracemalloc`) in this process,
-or read as the peak resident size of a child process at the sizes the harness sends.
+`tests/test_cli_validate_linear.py`: the CPU time this process spends at two sizes
+(`time.process_time`, least of a few runs), which a quadratic cost makes grow 16 times at 4
+times the input and a linear one about 4 times; the limit is 8. Memory is traced
+(`tracemalloc`) in this process, or read as the peak resident size of a child process at the
+sizes the harness sends.
 """
 
 from __future__ import annotations

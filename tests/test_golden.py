@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -45,15 +44,6 @@ Cli = Callable[..., Result]
 def _plain_text_output(monkeypatch: pytest.MonkeyPatch) -> None:
     # CI sets GITHUB_ACTIONS=true, which switches the default diagnostic format.
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-
-
-@pytest.fixture
-def mini(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh copy of the mini fixture project; the working directory is its root."""
-    root = tmp_path / "mini"
-    shutil.copytree(FIXTURE, root)
-    monkeypatch.chdir(root)
-    return root
 
 
 @pytest.fixture

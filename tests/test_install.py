@@ -720,7 +720,7 @@ def test_a_windows_path_with_forward_slashes_is_absolute(project: Path, cli: Cli
 
 
 def test_every_install_code_is_asserted_here() -> None:
-    # I003-I013 are tested in this file and the install tests beside it (tests/test_rules.py
+    # I003-I013 are tested in this file and the install tests beside it (tests/test_codes.py
     # leaves them to them).
     import re
 

@@ -97,3 +97,15 @@ def test_unreadable_pyproject_is_k002(
     assert result.out == ""
     assert f"{Path.cwd() / 'pyproject.toml'}:{position}: K002 " in result.err
     assert "Traceback" not in result.err
+
+
+def test_generated_folder_may_not_overlap_a_skill_source_folder(project: Path, cli: Cli) -> None:
+    with (project / "catalog/skills.toml").open("a", encoding="utf-8") as handle:
+        handle.write('\n[[sources]]\nkind = "skills"\npath = "skill-files"\n')
+    text = (project / "pyproject.toml").read_text(encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        text.replace('generated = "generated"', 'generated = "skill-files/out"'), encoding="utf-8"
+    )
+    result = cli("build")
+    assert result.code == 2
+    assert "K001" in result.err and "lies inside 'skill-files'" in result.err

@@ -7,13 +7,15 @@ import shutil
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
+# The mini fixture project: the goldens and the rule tests run on it, not on this catalogue.
+MINI = REPO / "tests" / "fixtures" / "mini"
 COPIED = ("pyproject.toml", "messages", "catalog", "generated")
 # What `doit` needs besides: its dodo.py, which runs the copy's own hookmsg from scripts/.
 WITH_DODO = (*COPIED, "dodo.py", "scripts")
 # A fresh `doit` runs every shipped guard case through the dispatcher, one process each (about
 # 25 s of CPU for the whole set on 2 cores). A copy that `doit` runs in keeps this many cases
 # per guard: the tests that run doit in copies test the task graph, while the whole set runs
-# in tests/test_guard_cases.py and in every `doit` of the checkout itself.
+# in tests/test_install_guard_cases.py and in every `doit` of the checkout itself.
 CASES_PER_GUARD_IN_COPIES = 6
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 # The keys of `diagnostics.FORMATTERS` and `report.COLOUR_CHOICES`, written out so that
-# building the parser imports nothing more (tests/test_faces.py and tests/test_cli.py prove
+# building the parser imports nothing more (tests/test_cli_output.py and tests/test_cli.py prove
 # they agree).
 FORMAT_CHOICES = ("text", "json", "github")
 COLOUR_CHOICES = ("auto", "always", "never")

@@ -28,7 +28,7 @@ def check(
     `generated` is the generated folder as shown in diagnostics. That each registration
     parses, holds only delivered events and install tokens, and runs every command through
     the fail-open bootstrap no registry can break: the renderer's own tests prove it
-    (tests/test_registrations.py). A guard no harness reaches is shown at its guard file's
+    (tests/test_render_registrations.py). A guard no harness reaches is shown at its guard file's
     `wired`.
     """
     found: list[Diagnostic] = []

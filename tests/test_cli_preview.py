@@ -2,7 +2,8 @@
 
 Each expectation is computed here by running the installed dispatcher (`hooks/dispatch.py`
 from an install root laid out by `hookmsg install`) on a payload, or from the dispatcher's
-documented cleaning rules, never from preview's own code.
+documented cleaning rules, never from preview's own code. The command's own conventions
+follow: sample values, `--set`, context messages and its usage errors.
 """
 
 from __future__ import annotations
@@ -11,6 +12,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
+from hookmsg.pipeline.workspace import load_workspace
+from hookmsg.project.config import load_project
 from tests.support.diagnostics import Result
 
 Cli = Callable[..., Result]
@@ -80,3 +85,58 @@ def test_preview_says_when_a_harness_never_receives_the_message(project: Path, c
     assert result.code == 0
     assert result.out == ""
     assert "hands the model nothing from stop on Stop" in result.err
+
+
+def test_preview_guard_uses_sample_values_then_the_procedure_line(project: Path, cli: Cli) -> None:
+    result = cli("preview", "pretooluse-eval-guard")
+    assert result.code == 0
+    assert "pickle.loads" in result.out and "src/cache/store.py" in result.out
+    assert result.out.startswith("This call went ahead.\n\n")
+    assert result.out.endswith("/messages/pretooluse-eval-guard.md\n")
+    assert "\n\nFull procedure: /" in result.out
+    assert "{{" not in result.out
+    size = len(result.out) - 1
+    assert f"{size:,} characters (cap 10,000)" in result.err
+
+
+def test_preview_guard_takes_set_values(project: Path, cli: Cli) -> None:
+    result = cli("preview", "pretooluse-eval-guard", "--set", "primitive=yaml.load")
+    assert result.code == 0
+    assert "yaml.load" in result.out and "pickle.loads" not in result.out
+    assert "src/cache/store.py" in result.out
+
+
+def test_preview_context_message_prints_its_delivered_text(project: Path, cli: Cli) -> None:
+    result = cli("preview", "stop")
+    message = load_workspace(load_project()).authored["stop"]
+    assert result.code == 0
+    assert result.out == message.delivered + "\n"
+    assert "SPDX" not in result.out and "## Bindings" not in result.out
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (("preview", "no-such-message"), "unknown message 'no-such-message'"),
+        (("preview", "pretooluse-eval-guard", "--set", "colour=red"), "unknown placeholder colour"),
+        (("preview", "pretooluse-eval-guard", "--set", "primitive"), "--set takes key=value"),
+        (("preview", "stop", "--set", "path=x"), "'stop' is not a guard"),
+    ],
+)
+def test_preview_errors_are_usage_errors(
+    project: Path, cli: Cli, argv: tuple[str, ...], expected: str
+) -> None:
+    result = cli(*argv)
+    assert result.code == 2
+    assert expected in result.err
+    assert result.out == ""
+
+
+def test_preview_placeholder_without_any_value_is_an_error(project: Path, cli: Cli) -> None:
+    guard = project / "catalog" / "guards" / "pretooluse-eval-guard.toml"
+    text = guard.read_text(encoding="utf-8")
+    assert 'primitive = "pickle.loads"' in text
+    guard.write_text(text.replace('primitive = "pickle.loads"', 'primitive = ""'), encoding="utf-8")
+    result = cli("preview", "pretooluse-eval-guard")
+    assert result.code == 2
+    assert "no value for placeholder primitive" in result.err

@@ -1,15 +1,18 @@
 """One test (at least) per diagnostic code: each breaks exactly one thing in a valid source.
 
-Every message-level test starts from `VALID`, a minimal message that passes every rule,
-changes one thing, runs `hookmsg validate` in-process, and asserts the exact code, line
-and column of every finding: no other finding may appear. Message files that the
-registry rules must not see are written to a folder outside the repository copy (the
-spec lets `validate` vet files from elsewhere); registry-dependent ones go into the
-copy's `messages/` with `catalog/hooks.toml` edited to match. Catalogue and
-configuration rules edit the copied `catalog/*.toml` and `pyproject.toml`.
+The project is the mini fixture (`tests/fixtures/mini/`), built once and copied for each
+test, never this repository's own catalogue: the shipped messages, guards and skills can
+change without moving a test here. Every message-level test starts from `VALID`, a
+minimal message that passes every rule, changes one thing, runs `hookmsg validate`
+in-process, and asserts the exact code, line and column of every finding: no other
+finding may appear. Message files that the registry rules must not see are written to a
+folder outside the project (the spec lets `validate` vet files from elsewhere);
+registry-dependent ones go into its `messages/` with `catalog/hooks.toml` edited to
+match. Catalogue and configuration rules edit the copy's `catalog/*.toml` and
+`pyproject.toml`; harness rules edit a copy of hookmsg's built-in harnesses in the
+catalogue's override file.
 
-Expected line numbers in the catalogue are computed from the edited text, so the tests
-follow the real catalogue as it grows.
+Expected line numbers are computed from the edited text, never written down.
 
 The last test fails when a code is added to `hookmsg.codes.CODES` without a test here.
 """
@@ -17,17 +20,19 @@ The last test fails when a code is added to `hookmsg.codes.CODES` without a test
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from hookmsg.cli.main import run
 from hookmsg.codes import CODES
 from tests.support.diagnostics import Finding, Position, Result, located, positions, run_findings
 from tests.support.harnesses import harness_override
 from tests.support.message import BINDINGS, BODY, CROSS, DRIVES, ESTABLISHED, LICENCE, TITLE, VALID
-from tests.support.repository import outside
+from tests.support.repository import MINI, outside
 from tests.support.text import append, edit, line_of, replace, write
 
 Cli = Callable[..., Result]
@@ -82,6 +87,33 @@ def register(
     text = f"{wired}\n[placeholders]\n{table}\n{condition}"
     write(guard_file(project, name), text)
     return text
+
+
+@pytest.fixture(scope="session")
+def built_mini(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The mini fixture project, built once: its outputs are what `package`, `install` and
+    the budget rule read. Without the fixture's three added harnesses: the harness rules
+    are tried on hookmsg's built-in ones, copied into an override file where a test edits
+    them (`harness_override`)."""
+    root = tmp_path_factory.mktemp("built") / "mini"
+    shutil.copytree(MINI, root)
+    (root / "catalog" / "harnesses.toml").unlink()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(root)
+        patch.setenv("HOOKMSG_NO_CACHE", "1")  # before any test's private cache exists
+        assert run(["build"]) == 0
+    return root
+
+
+@pytest.fixture
+def project(built_mini: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The rule tests' project: a copy of the built mini fixture, never this repository's
+    own catalogue, so that editing a shipped message or guard cannot move or break a test
+    here. The working directory is its root."""
+    root = tmp_path / "mini"
+    shutil.copytree(built_mini, root, symlinks=True)
+    monkeypatch.chdir(root)
+    return root
 
 
 # --------------------------------------------------------------------------- baseline
@@ -605,9 +637,9 @@ def test_r003_registered_twice_on_one_line(project: Path, cli: Cli) -> None:
 
 def test_r003_registered_twice_reports_the_repeat(project: Path, cli: Cli) -> None:
     # In a multi-line list the finding points at the repeated entry, the one to delete.
-    many = 'messages = [\n  "pretooluse-write",\n  "pretooluse-edit",\n  "pretooluse-write",\n]'
-    text = edit(hooks(project), 'messages = ["pretooluse-write"]', many)
-    repeat = line_of(text, '  "pretooluse-edit",') + 1
+    many = 'messages = [\n  "sessionstart",\n  "skill-index",\n  "sessionstart",\n]'
+    text = edit(hooks(project), 'messages = ["sessionstart", "skill-index"]', many)
+    repeat = line_of(text, '  "skill-index",') + 1
     found = run_findings(cli, "validate")
     assert located(found) == [("catalog/hooks.toml", repeat, 1, "R003")]
 
@@ -630,7 +662,7 @@ def test_r004_matcher_on_event_without_matchers(project: Path, cli: Cli) -> None
 
 def test_r005_second_entry_for_event_and_matcher(project: Path, cli: Cli) -> None:
     text = append(
-        hooks(project), '[[dispatch]]\nevent = "Stop"\nmatcher = "*"\nmessages = ["precompact"]\n'
+        hooks(project), '[[dispatch]]\nevent = "Stop"\nmatcher = "*"\nmessages = ["postcompact"]\n'
     )
     found = run_findings(cli, "validate")
     line = line_of(text, "[[dispatch]]", text.count("[[dispatch]]"))
@@ -688,7 +720,7 @@ NEW_SKILL = (
 
 
 def test_c001_invalid_toml(project: Path, cli: Cli) -> None:
-    text = edit(skills(project), 'namespace = "hookmsg"', "namespace = ")
+    text = edit(skills(project), 'namespace = "mini"', "namespace = ")
     found = run_findings(cli, "validate")
     line = line_of(text, "namespace = ")
     assert located(found) == [("catalog/skills.toml", line, len("namespace = ") + 1, "C001")]
@@ -721,8 +753,9 @@ def test_c004_name_defined_twice(project: Path, cli: Cli) -> None:
     text = skills(project).read_text(encoding="utf-8")
     existing = re.search(r'^name = "([a-z0-9-]+)"$', text, re.MULTILINE)
     assert existing is not None
-    # Every entry of this catalogue is a file; a second override of one names it twice.
-    text = append(skills(project), f'[[skills]]\nname = "{existing[1]}"\ngroup = "session"\n')
+    # A second entry under a name this catalogue already lists names it twice.
+    again = f'name = "{existing[1]}"\ngroup = "work"\nmanual = false\ndescription = "Again."\n'
+    text = append(skills(project), f"[[skills]]\n{again}")
     found = run_findings(cli, "validate")
     line = line_of(text, "[[skills]]", text.count("[[skills]]"))
     assert located(found) == [("catalog/skills.toml", line, 1, "C004")]
@@ -907,7 +940,7 @@ def test_k005_package_refuses_a_dist_link_out_of_the_repository(
 def _skill_index_facts(project: Path, prefix: str) -> tuple[int, list[tuple[str, int]]]:
     """Delivered size and group line sizes of the committed skill index, with `prefix`."""
     text = (project / "generated" / "skill-index.md").read_text(encoding="utf-8")
-    text = text.replace("/hookmsg:", prefix)
+    text = text.replace("/mini:", prefix)
     delivered = text.split(f"\n{BINDINGS}", 1)[0].split("\n", 1)[1].strip()
     groups = [
         (match[1], len(match[0]))
@@ -931,13 +964,13 @@ def _g001_run(project: Path, cli: Cli) -> dict[str, Finding]:
 
 def test_g001_skill_index_over_budget(project: Path, cli: Cli) -> None:
     by_form = _g001_run(project, cli)
-    for form, prefix in (("plugin", "/hookmsg:"), ("engine", "/")):
+    for form, prefix in (("plugin", "/mini:"), ("engine", "/")):
         size, groups = _skill_index_facts(project, prefix)
         message = by_form[form].message
         assert f"{size} characters, {size - 100} over the 100 budget" in message
         for title, _ in groups[:3]:
             assert title in message.split("largest groups:", 1)[1]
-    _, groups = _skill_index_facts(project, "/hookmsg:")
+    _, groups = _skill_index_facts(project, "/mini:")
     message = by_form["plugin"].message
     assert [g for g in (f"{t} ({n})" for t, n in groups[:3]) if g not in message] == [], message
 
@@ -953,8 +986,8 @@ def test_g001_engine_form_names_engine_group_sizes(project: Path, cli: Cli) -> N
 
 # --------------------------------------------------------------------------- completeness
 
-# G005, G006 and K003 are tried in test_check.py and test_confinement.py.
-# U (guard data): one test per code in tests/test_guards_data.py, which checks its own.
+# G005, G006 and K003 are tried in test_cli_build.py and test_confinement.py.
+# U (guard data): one test per code in tests/test_catalogue_guard_files.py, which checks its own.
 # I003-I013 (install's refusals, verify's reasons): tests/test_install.py, which checks its own.
 TESTED_ELSEWHERE = (
     {"G002", "G003", "G004", "G005", "G006", "K003"}
@@ -980,7 +1013,7 @@ def test_every_rule_code_has_a_test_here() -> None:
 # The registrations are rendered in memory from the registry and the harness facts.
 # H002, H004 and H006 come from registries that can be written. That a registration
 # parses, registers only delivered events and keeps only install tokens is no finding
-# (no registry can break it): tests/test_registrations.py proves it of the renderer.
+# (no registry can break it): tests/test_render_registrations.py proves it of the renderer.
 # Nor can any registry make a command skip the fail-open bootstrap (once H007): the
 # same test proves that of every command the renderer writes.
 
@@ -1006,41 +1039,49 @@ def test_repository_registrations_pass_every_contract_rule(project: Path, cli: C
     assert found == []
 
 
+WRITE_GUARD_WIRED = 'wired = [{ event = "PreToolUse", matcher = "Write|Edit" }]'
+
+
+def _wire_write_guard_at(project: Path, *matchers: str) -> None:
+    """A PreToolUse entry for each of `matchers`, and the write guard wired at each too."""
+    for matcher in matchers:
+        entry = f'[[dispatch]]\nevent = "PreToolUse"\nmatcher = "{matcher}"\nmessages = []\n'
+        append(hooks(project), entry)
+    more = "".join(f'  {{ event = "PreToolUse", matcher = "{m}" }},\n' for m in matchers)
+    wired = f'wired = [\n  {{ event = "PreToolUse", matcher = "Write|Edit" }},\n{more}]'
+    edit(guard_file(project, "pretooluse-write-guard"), WRITE_GUARD_WIRED, wired)
+
+
 def test_h002_two_entries_translate_to_one_matcher(project: Path, cli: Cli) -> None:
     # `Bash` and `Bash|PowerShell` are two registry entries (no R005), but Codex has no
     # PowerShell tool: both become one matcher there. (Qwen Code registers PreToolUse only
     # in strict mode; Copilot spells them `bash` and `bash|powershell`.)
-    append(hooks(project), '[[dispatch]]\nevent = "PreToolUse"\nmatcher = "Bash"\nmessages = []\n')
-    edit(
-        guard_file(project, "pretooluse-eval-guard"),
-        "wired = [\n",
-        'wired = [\n  { event = "PreToolUse", matcher = "Bash" },\n',
-    )
+    _wire_write_guard_at(project, "Bash", "Bash|PowerShell")
     found = run_findings(cli, "validate")
     assert located(found) == [("generated/codex/hooks.json", 1, 1, "H002")]
-    assert found[0].message == "'pretooluse-eval-guard' is registered 2 times for PreToolUse Bash"
+    assert found[0].message == "'pretooluse-write-guard' is registered 2 times for PreToolUse Bash"
 
 
 def test_h002_fold_collapses_two_entries(project: Path, cli: Cli) -> None:
-    # A fold whose matcher is the shell tool's puts the Write guards on the Bash matcher,
-    # beside the shell entry's own: the eval guard, in both, is registered twice.
+    # Codex folds the Write and the Edit entries into one matcher. A fold whose matcher is
+    # the shell tool's puts the Write entry's guards on the Bash matcher, beside the shell
+    # entry's own: the write guard, in both, is registered twice.
+    _wire_write_guard_at(project, "Write", "Bash")
+    assert run_findings(cli, "validate") == []
     edit(harnesses(project), 'matcher = "Edit|Write|apply_patch"', 'matcher = "Bash"')
-    # So is the dependency guard, which reads shell commands as well as file writes.
     found = run_findings(cli, "validate")
-    assert located(found) == [("generated/codex/hooks.json", 1, 1, "H002")] * 2
-    assert sorted(f.message for f in found) == [
-        "'pretooluse-dependency-guard' is registered 2 times for PreToolUse Bash",
-        "'pretooluse-eval-guard' is registered 2 times for PreToolUse Bash",
-    ]
+    assert located(found) == [("generated/codex/hooks.json", 1, 1, "H002")]
+    assert found[0].message == "'pretooluse-write-guard' is registered 2 times for PreToolUse Bash"
 
 
 def test_h004_guard_wired_only_where_no_registration_delivers(project: Path, cli: Cli) -> None:
     # No harness hands PostCompact output to the model, so no registration runs the guard.
     edit(
         hooks(project),
-        'messages = ["precompact"]\n',
-        'messages = ["precompact"]\n\n[[dispatch]]\nevent = "PostCompact"\nmessages = []\n',
+        'messages = ["stop"]\n',
+        'messages = ["stop"]\n\n[[dispatch]]\nevent = "PostCompact"\nmessages = []\n',
     )
+    edit(hooks(project), "Stop = 60\n", "Stop = 60\nPostCompact = 30\n")
     wired = 'wired = [{ event = "PostCompact" }]'
     register(project, "compact-guard", {"path": "src/app.py"}, unwired=False, wired=wired)
     write(project / "messages" / "compact-guard.md", with_advisory("Check {{ path }}."))
@@ -1122,15 +1163,15 @@ def test_i002_fact_contradicts_the_event_lists(project: Path, cli: Cli) -> None:
 # --------------------------------------------------------------------------- S: skill files
 #
 # A `[[sources]]` folder of SKILL.md files added to the catalogue; each test writes one
-# skill (folder `case`) that breaks one rule. More cases: tests/test_skill_sources.py;
+# skill (folder `case`) that breaks one rule. More cases: tests/test_catalogue_skills.py;
 # real, independently written ones: tests/test_skill_corpus.py.
 
 SKILL_FILE = "skills/case/SKILL.md"
 
 
 def skill_findings(project: Path, cli: Cli, content: str | bytes) -> list[Position]:
-    """Source `skills/` into the Build group, write `skills/case/SKILL.md`, validate."""
-    append(skills(project), '[[sources]]\nkind = "skills"\npath = "skills"\ngroup = "hooks"\n')
+    """Source `skills/` into the Work group, write `skills/case/SKILL.md`, validate."""
+    append(skills(project), '[[sources]]\nkind = "skills"\npath = "skills"\ngroup = "work"\n')
     write(project / SKILL_FILE, content)
     found = run_findings(cli, "validate")
     assert {f.path for f in found} <= {SKILL_FILE}, found
@@ -1193,7 +1234,7 @@ def test_s011_unknown_key(project: Path, cli: Cli) -> None:
 
 @pytest.mark.slow
 def test_s012_duplicate_name(project: Path, cli: Cli) -> None:
-    append(skills(project), '[[sources]]\nkind = "commands"\npath = "commands"\ngroup = "hooks"\n')
+    append(skills(project), '[[sources]]\nkind = "commands"\npath = "commands"\ngroup = "work"\n')
     write(project / "commands/case.md", "---\ndescription: The command.\n---\nRun.\n")
     # The skills source comes second, so its `case` is the duplicate.
     content = "---\nname: case\ndescription: y\n---\n"
@@ -1225,7 +1266,7 @@ def test_s016_source_folder_missing(project: Path, cli: Cli) -> None:
 
 
 def test_s017_skills_entry_without_description(project: Path, cli: Cli) -> None:
-    text = append(skills(project), '[[skills]]\nname = "brand-new-skill"\ngroup = "hooks"\n')
+    text = append(skills(project), '[[skills]]\nname = "brand-new-skill"\ngroup = "work"\n')
     found = run_findings(cli, "validate")
     line = line_of(text, 'name = "brand-new-skill"') - 1
     assert located(found) == [("catalog/skills.toml", line, 1, "S017")]
@@ -1308,6 +1349,11 @@ def test_x003_module_file_must_be_javascript(project: Path, cli: Cli) -> None:
 def test_s018_install_refuses_to_overwrite_a_skill_it_did_not_write(
     project: Path, cli: Cli, tmp_path: Path
 ) -> None:
+    # A skill of this project's own files, which install puts into the target.
+    append(skills(project), '[[sources]]\nkind = "skills"\npath = "skills"\ngroup = "work"\n')
+    skill = "---\nname: add-guard\ndescription: Add a guard to the project.\n---\n\nSteps.\n"
+    write(project / "skills" / "add-guard" / "SKILL.md", skill)
+    assert cli("build").code == 0
     target = tmp_path / "target"
     own = target / ".claude" / "skills" / "add-guard" / "SKILL.md"
     own.parent.mkdir(parents=True)

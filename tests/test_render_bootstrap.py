@@ -42,7 +42,7 @@ def _surfaces() -> list[tuple[Harness, HookRegistry]]:
     harnesses = workspace.catalogue.harnesses
     registry = workspace.catalogue.registry
     assert harnesses is not None and registry is not None
-    # The xcsh module runs the same bootstrap from JavaScript (tests/test_xcsh_module.py).
+    # The xcsh module runs the same bootstrap from JavaScript (tests/test_render_xcsh_module.py).
     return [
         (h, registry)
         for h in harnesses.harnesses

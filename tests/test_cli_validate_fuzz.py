@@ -20,7 +20,7 @@ no shrinking so that a failure costs no more than the run) is part of the normal
 suite. For a longer run, which also shrinks a failing example to a minimal one, set
 the number of examples:
 
-    HOOKMSG_FUZZ_EXAMPLES=5000 pytest tests/test_fuzz.py -q
+    HOOKMSG_FUZZ_EXAMPLES=5000 pytest tests/test_cli_validate_fuzz.py -q
 """
 
 from __future__ import annotations

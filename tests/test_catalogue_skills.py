@@ -268,7 +268,7 @@ def test_absolute_and_windows_source_paths_are_schema_errors(repo: Path, cli: Cl
     assert [f.code for f in found] == ["C002", "C002"]
 
 
-# --- Rules on the files themselves (one test per code: tests/test_rules.py) --------
+# --- Rules on the files themselves (one test per code: tests/test_codes.py) --------
 
 CASES: dict[str, tuple[str, list[tuple[int, int, str]]]] = {
     "broken yaml": (

@@ -6,7 +6,7 @@ one registration file per surface under `generated/<harness-id>/<file>`. The gol
 `shared/spec/harness-formats.md` before they were accepted. To rewrite them after an
 intended change, run
 
-    HOOKMSG_UPDATE_GOLDEN=1 pytest tests/test_registrations.py
+    HOOKMSG_UPDATE_GOLDEN=1 pytest tests/test_render_registrations.py
 
 then read the diff by eye before committing it.
 
@@ -57,7 +57,7 @@ SURFACES: dict[str, str] = {
     if registration["format"] != "xcsh"
 }
 # The xcsh registration is an extension module, not a hook file: its golden is compared
-# here, and tests/test_xcsh_module.py runs it.
+# here, and tests/test_render_xcsh_module.py runs it.
 MODULES: dict[str, str] = {
     harness: registration["file"]
     for harness, registration in _REGISTERED

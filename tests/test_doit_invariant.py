@@ -10,7 +10,7 @@ files) and runs the real `doit` and `hookmsg check` after every step.
 The bounded run in the normal suite is derandomized: HOOKMSG_INVARIANT_EXAMPLES
 sequences (default 8) of up to 6 edits each, so about 50 `doit` runs. A longer run:
 
-    HOOKMSG_INVARIANT_EXAMPLES=200 pytest tests/test_invariant.py -q
+    HOOKMSG_INVARIANT_EXAMPLES=200 pytest tests/test_doit_invariant.py -q
 """
 
 from __future__ import annotations
