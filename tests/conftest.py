@@ -69,6 +69,35 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
+@pytest.fixture(scope="session")
+def built_mini(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The mini fixture project, built once per session (read it, never change it).
+
+    Its outputs are what `package`, `install` and the budget rule read. It lacks the
+    fixture's three added harnesses: the rules are tried on hookmsg's built-in ones, which
+    a test copies into an override file to edit them (`support.harnesses.harness_override`).
+    """
+    root = tmp_path_factory.mktemp("built") / "mini"
+    shutil.copytree(MINI, root)
+    (root / "catalog" / "harnesses.toml").unlink()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(root)
+        patch.setenv("HOOKMSG_NO_CACHE", "1")  # before any test's private cache exists
+        assert run(["build"]) == 0
+    return root
+
+
+@pytest.fixture
+def mini_project(built_mini: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the built mini project, for the rule tests: never this repository's own
+    catalogue, so that editing a shipped message, guard or skill moves no test. The
+    working directory is its root."""
+    root = tmp_path / "mini"
+    shutil.copytree(built_mini, root, symlinks=True)
+    monkeypatch.chdir(root)
+    return root
+
+
 @pytest.fixture
 def mini(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh copy of the mini fixture project (`tests/fixtures/mini/`, no generated

@@ -2,8 +2,8 @@
 type errors, unknown keys, duplicate names and keys, file-level problems, each one finding
 on its line.
 
-Each case runs the CLI in-process on a throw-away copy of the repository (the `project`
-fixture) and asserts the exact findings: code, path, line and column. None may raise,
+Each case runs the CLI in-process on a throw-away copy of the mini fixture project (the
+`project` fixture) and asserts the exact findings: code, path, line and column. None may raise,
 hang or write anything.
 """
 
@@ -30,6 +30,12 @@ from tests.support.text import append, edit, line_of, replace
 
 
 CatalogueEdit = Callable[[Path], tuple[str, int, int]]
+
+
+@pytest.fixture
+def project(mini_project: Path) -> Path:
+    """A built copy of the mini fixture project, not of this repository's catalogue."""
+    return mini_project
 
 
 def _edit_line(name: str, old: str, new: str, needle: str, col: int = 1) -> CatalogueEdit:
@@ -74,14 +80,14 @@ C002_CASES: dict[str, CatalogueEdit] = {
         "hooks.toml", 'event = "Stop"', "event = 7", "event = 7"
     ),
     "guard-placeholder-not-a-string": _edit_line(
-        "guards/pretooluse-eval-guard.toml",
-        'primitive = "pickle.loads"',
-        "primitive = 1",
-        "primitive = 1",
+        "guards/pretooluse-write-guard.toml",
+        'path = "src/app.py"',
+        "path = 1",
+        "path = 1",
     ),
     "guard-placeholder-bad-name": _edit_line(
-        "guards/pretooluse-eval-guard.toml",
-        'primitive = "pickle.loads"',
+        "guards/pretooluse-write-guard.toml",
+        'path = "src/app.py"',
         '"Primitive-Name" = "x"',
         '"Primitive-Name"',
     ),
@@ -101,15 +107,15 @@ C002_CASES: dict[str, CatalogueEdit] = {
         "hooks.toml", '[guards.x.placeholders]\npath = "x"\n', "[guards.x.placeholders]"
     ),
     "guard-placeholder-with-dotdot": _edit_line(
-        "guards/pretooluse-eval-guard.toml",
+        "guards/pretooluse-write-guard.toml",
         "[placeholders]\n",
         '[placeholders]\n"../x" = "x"\n',
         '"../x" = ',
     ),
     "guard-wired-unknown-key": _edit_line(
-        "guards/pretooluse-eval-guard.toml",
-        '{ event = "PreToolUse", matcher = "Write" }',
-        '{ event = "PreToolUse", matchers = "Write" }',
+        "guards/pretooluse-write-guard.toml",
+        '{ event = "PreToolUse", matcher = "Write|Edit" }',
+        '{ event = "PreToolUse", matchers = "Write|Edit" }',
         "wired = [",  # (an inline table is located at its array)
     ),
     "hooks-unwired-name-with-slash": _edit_line(
@@ -196,7 +202,7 @@ def test_duplicate_toml_key_is_c001_at_the_repeat(project: Path, cli: Cli) -> No
 
 def test_duplicate_toml_table_is_c001_at_the_repeat(project: Path, cli: Cli) -> None:
     header = "[placeholders]"
-    guard = "guards/pretooluse-eval-guard.toml"
+    guard = "guards/pretooluse-write-guard.toml"
     text = append(catalog(project, guard), f'{header}\nx = "1"\n')
     found = run_findings(cli, "validate")
     line = line_of(text, header, 2)
@@ -252,10 +258,10 @@ def test_unterminated_string_is_c001_where_it_is(project: Path, cli: Cli) -> Non
 
 def test_nul_in_the_catalogue_is_f004_and_c001(project: Path, cli: Cli) -> None:
     path = catalog(project, "skills.toml")
-    text = edit(path, 'namespace = "hookmsg"', 'namespace = "hook\x00msg"')
+    text = edit(path, 'namespace = "mini"', 'namespace = "mi\x00ni"')
     line = line_of(text, "namespace = ")
     found = run_findings(cli, "validate")
-    col = len('namespace = "hook') + 1
+    col = len('namespace = "mi') + 1
     assert located(found) == [
         ("catalog/skills.toml", line, col, "C001"),
         ("catalog/skills.toml", line, col, "F004"),

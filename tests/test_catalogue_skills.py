@@ -1,6 +1,6 @@
 """Skills and commands read from their own files: `[[sources]]` in the skill catalogue.
 
-Every test works in a copy of this repository, writes SKILL.md or command files into
+Every test works in a copy of the mini fixture project, writes SKILL.md or command files into
 it, names their folder in `catalog/skills.toml`, and runs hookmsg's command line.
 """
 
@@ -19,6 +19,12 @@ from tests.support.text import write
 Cli = Callable[..., Result]
 SKILLS = "catalog/skills.toml"
 INDEX = "generated/skill-index.md"
+
+
+@pytest.fixture
+def project(mini_project: Path) -> Path:
+    """A built copy of the mini fixture project, not of this repository's catalogue."""
+    return mini_project
 
 
 @pytest.fixture(autouse=True)
@@ -57,7 +63,7 @@ description = "Review the branch against its base."
 
 @pytest.fixture
 def repo(project: Path) -> Path:
-    """The repository copy with a small skill catalogue, far from the index budget."""
+    """The project with a small skill catalogue, far from the index budget."""
     (project / SKILLS).write_text(SMALL, encoding="utf-8")
     return project
 

@@ -20,19 +20,17 @@ The last test fails when a code is added to `hookmsg.codes.CODES` without a test
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from hookmsg.cli.main import run
 from hookmsg.codes import CODES
 from tests.support.diagnostics import Finding, Position, Result, located, positions, run_findings
 from tests.support.harnesses import harness_override
 from tests.support.message import BINDINGS, BODY, CROSS, DRIVES, ESTABLISHED, LICENCE, TITLE, VALID
-from tests.support.repository import MINI, outside
+from tests.support.repository import outside
 from tests.support.text import append, edit, line_of, replace, write
 
 Cli = Callable[..., Result]
@@ -89,31 +87,10 @@ def register(
     return text
 
 
-@pytest.fixture(scope="session")
-def built_mini(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The mini fixture project, built once: its outputs are what `package`, `install` and
-    the budget rule read. Without the fixture's three added harnesses: the harness rules
-    are tried on hookmsg's built-in ones, copied into an override file where a test edits
-    them (`harness_override`)."""
-    root = tmp_path_factory.mktemp("built") / "mini"
-    shutil.copytree(MINI, root)
-    (root / "catalog" / "harnesses.toml").unlink()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.chdir(root)
-        patch.setenv("HOOKMSG_NO_CACHE", "1")  # before any test's private cache exists
-        assert run(["build"]) == 0
-    return root
-
-
 @pytest.fixture
-def project(built_mini: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The rule tests' project: a copy of the built mini fixture, never this repository's
-    own catalogue, so that editing a shipped message or guard cannot move or break a test
-    here. The working directory is its root."""
-    root = tmp_path / "mini"
-    shutil.copytree(built_mini, root, symlinks=True)
-    monkeypatch.chdir(root)
-    return root
+def project(mini_project: Path) -> Path:
+    """The rule tests' project: a built copy of the mini fixture (see the module docstring)."""
+    return mini_project
 
 
 # --------------------------------------------------------------------------- baseline

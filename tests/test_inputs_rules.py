@@ -1,8 +1,8 @@
 """The file rules (`inputs/rules.py`, F001-F005) on broken bytes: wrong encodings, byte
 order marks, mixed line endings and NUL bytes, each found at its exact position.
 
-Each case runs the CLI in-process on a throw-away copy of the repository (the `project`
-fixture) and asserts the exact findings: code, path, line and column. None may raise,
+Each case runs the CLI in-process on a throw-away copy of the mini fixture project (the
+`project` fixture) and asserts the exact findings: code, path, line and column. None may raise,
 hang or write anything.
 """
 
@@ -25,6 +25,12 @@ from tests.support.sources import (
 from tests.support.text import replace
 
 # =========================================================================== encodings
+
+
+@pytest.fixture
+def project(mini_project: Path) -> Path:
+    """A built copy of the mini fixture project, not of this repository's catalogue."""
+    return mini_project
 
 
 @pytest.mark.slow

@@ -2,8 +2,8 @@
 read, and symbolic links (loops, dangling, out of the repository) and unreadable files and
 folders reported as F006/F007, never followed out nor opened.
 
-Each case runs the CLI in-process on a throw-away copy of the repository (the `project`
-fixture) and asserts the exact findings: code, path, line and column. None may raise,
+Each case runs the CLI in-process on a throw-away copy of the mini fixture project (the
+`project` fixture) and asserts the exact findings: code, path, line and column. None may raise,
 hang or write anything. Unreadable files are simulated (`tests/support/sources.py` says why).
 """
 
@@ -35,6 +35,12 @@ from tests.support.sources import (
 from tests.support.text import edit, replace, write
 
 # =========================================================================== huge files
+
+
+@pytest.fixture
+def project(mini_project: Path) -> Path:
+    """A built copy of the mini fixture project, not of this repository's catalogue."""
+    return mini_project
 
 
 def test_message_at_max_file_bytes_is_parsed_and_one_byte_more_is_refused(

@@ -1,8 +1,8 @@
 """The Bindings path rules (`messages/rules/bindings.py`, `messages/referenced.py`): a
 backticked path out of the repository is B012 and is never opened.
 
-Each case runs the CLI in-process on a throw-away copy of the repository (the `project`
-fixture) and asserts the exact findings: code, path, line and column. None may raise,
+Each case runs the CLI in-process on a throw-away copy of the mini fixture project (the
+`project` fixture) and asserts the exact findings: code, path, line and column. None may raise,
 hang or write anything.
 """
 
@@ -22,6 +22,12 @@ from tests.support.sources import (
 from tests.support.text import replace, write
 
 # =========================================================================== backticked paths
+
+
+@pytest.fixture
+def project(mini_project: Path) -> Path:
+    """A built copy of the mini fixture project, not of this repository's catalogue."""
+    return mini_project
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,8 @@
 """The delivered-text rules (`messages/rules/delivered.py`) on hidden characters: every
 invisible, bidirectional or control character in every delivered section, never echoed.
 
-Each case runs the CLI in-process on a throw-away copy of the repository (the `project`
-fixture) and asserts the exact findings: code, path, line and column. None may raise,
+Each case runs the CLI in-process on a throw-away copy of the mini fixture project (the
+`project` fixture) and asserts the exact findings: code, path, line and column. None may raise,
 hang or write anything.
 """
 
@@ -28,6 +28,12 @@ from tests.support.text import replace, write
 # =========================================================================== hidden characters
 
 HIDDEN = {"Cc", "Cf", "Zl", "Zp"}  # control, format (bidi, zero-width), line/paragraph separators
+
+
+@pytest.fixture
+def project(mini_project: Path) -> Path:
+    """A built copy of the mini fixture project, not of this repository's catalogue."""
+    return mini_project
 
 
 @pytest.mark.slow

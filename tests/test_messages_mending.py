@@ -1,6 +1,7 @@
 """`hookmsg fix`: each mechanical break mended so that `validate` is clean of it again.
 
-Every case breaks one thing in a copy of a real message, runs `hookmsg fix`, and checks
+Every case breaks one thing in a message of the mini fixture project (a built copy of
+it), runs `hookmsg fix`, and checks
 the file is back to the original bytes and `validate` reports nothing. Then: what fix
 cannot mend is reported with exit 1; `--diff` writes nothing; the generated folder is
 never touched; and a property test holds fix to idempotence on broken messages.
@@ -26,6 +27,12 @@ from tests.support.message import LICENCE, VALID
 
 Cli = Callable[..., Result]
 STOP = "messages/stop.md"
+
+
+@pytest.fixture
+def project(mini_project: Path) -> Path:
+    """A built copy of the mini fixture project, not of this repository's catalogue."""
+    return mini_project
 
 
 def _lines(text: str) -> list[str]:
@@ -124,30 +131,31 @@ def test_fix_mends_each_mechanical_break(project: Path, cli: Cli, name: str) -> 
 def test_fix_turns_an_ascii_arrow_in_prose_into_its_glyph(project: Path, cli: Cli) -> None:
     path = project / STOP
     text = path.read_text(encoding="utf-8")
-    assert "(after every turn;" in text
-    path.write_text(text.replace("(after every turn;", "(after every turn -> verify;"), "utf-8")
+    assert "(the baseline this verifies against)" in text
+    arrow = "(the baseline -> this verifies against)"
+    path.write_text(text.replace("(the baseline this verifies against)", arrow), "utf-8")
     assert cli("fix").code == 0
-    assert "(after every turn → verify;" in path.read_text(encoding="utf-8")
+    assert "(the baseline → this verifies against)" in path.read_text(encoding="utf-8")
     assert cli("validate").code == 0
 
 
 def test_fix_adds_the_missing_reciprocal_cross_binding(project: Path, cli: Cli) -> None:
     stop = project / STOP
-    partner = project / "messages/precompact.md"
+    partner = project / "messages/postcompact.md"
     before = partner.read_text(encoding="utf-8")
     assert "messages/stop.md" not in before
     text = stop.read_text(encoding="utf-8")
     stop.write_text(
         text.replace(
             "- **Cross-bound with ↔** ",
-            "- **Cross-bound with ↔** `messages/precompact.md` (the note before compaction); ",
+            "- **Cross-bound with ↔** `messages/postcompact.md` (the recovery after it); ",
         ),
         "utf-8",
     )
     assert "B010" in cli("validate").out
     fixed = cli("fix", STOP)
     assert fixed.code == 0, fixed.err
-    assert "fixed messages/precompact.md" in fixed.err
+    assert "fixed messages/postcompact.md" in fixed.err
     after = partner.read_text(encoding="utf-8")
     added = [line for line in after.split("\n") if "`messages/stop.md`" in line]
     assert added == [

@@ -1,8 +1,8 @@
 """One parse of a message (`messages/message.py`) on hostile Markdown: nesting at and past
 the parser's limit (F008), pathological emphasis and link syntax, and headings in disguise.
 
-Each case runs the CLI in-process on a throw-away copy of the repository (the `project`
-fixture) and asserts the exact findings: code, path, line and column. None may raise,
+Each case runs the CLI in-process on a throw-away copy of the mini fixture project (the
+`project` fixture) and asserts the exact findings: code, path, line and column. None may raise,
 hang or write anything.
 """
 
@@ -38,6 +38,12 @@ NESTINGS: dict[str, Callable[[int], str]] = {
     "quote-in-list": lambda n: "> - " * n + "x",
 }
 DEPTHS = (10, 45, 48, 49, 50, 51, 97, 98, 99, 100, 101, 150, 500)
+
+
+@pytest.fixture
+def project(mini_project: Path) -> Path:
+    """A built copy of the mini fixture project, not of this repository's catalogue."""
+    return mini_project
 
 
 @pytest.mark.slow
@@ -177,7 +183,7 @@ def test_unclosed_block_hides_the_bindings(
     assert check_outside(project, cli, replace(VALID, BODY, before + BODY)) == expected
 
 
-GUARD = "pretooluse-eval-guard"
+GUARD = "pretooluse-write-guard"
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,8 @@
 """The Advisory template scan (`messages/template.py`, `messages/rules/advisory.py`): Jinja2
 syntax in every section, delivered verbatim outside the Advisory.
 
-Each case runs the CLI in-process on a throw-away copy of the repository (the `project`
-fixture) and asserts the exact findings: code, path, line and column. None may raise,
+Each case runs the CLI in-process on a throw-away copy of the mini fixture project (the
+`project` fixture) and asserts the exact findings: code, path, line and column. None may raise,
 hang or write anything.
 """
 
@@ -47,6 +47,12 @@ ADVISORIES: list[tuple[str, list[Position]]] = [
     ("${{ path }}", [(9, 1, "D002")]),
     ("{{ path\x1b }}", [(9, 1, "A006"), (9, 1, "A007"), (9, 8, "D003")]),
 ]
+
+
+@pytest.fixture
+def project(mini_project: Path) -> Path:
+    """A built copy of the mini fixture project, not of this repository's catalogue."""
+    return mini_project
 
 
 @pytest.mark.slow

@@ -1,8 +1,8 @@
 """The settings rules (`project/rules.py`, K001/K002) on a broken `[tool.hookmsg]` and an
 unreadable `pyproject.toml`.
 
-Each case runs the CLI in-process on a throw-away copy of the repository (the `project`
-fixture) and asserts the exact findings: code, path, line and column. None may raise,
+Each case runs the CLI in-process on a throw-away copy of the mini fixture project (the
+`project` fixture) and asserts the exact findings: code, path, line and column. None may raise,
 hang or write anything.
 """
 
@@ -20,6 +20,12 @@ from tests.support.sources import (
 from tests.support.text import append, edit, line_of
 
 # =========================================================================== configuration
+
+
+@pytest.fixture
+def project(mini_project: Path) -> Path:
+    """A built copy of the mini fixture project, not of this repository's catalogue."""
+    return mini_project
 
 
 @pytest.mark.slow
@@ -82,8 +88,8 @@ def test_unknown_sub_table_is_k001_on_its_header(project: Path, cli: Cli) -> Non
     [
         (lambda t: t.encode("utf-16"), "1:1"),
         (lambda t: b"\xef\xbb\xbf" + t.encode(), "1:1"),
-        (lambda t: t.replace("[build-system]", "[build-system]\x00", 1).encode(), "1:15"),
-        (lambda t: t.replace("Content build", "Contént build", 1).encode("latin-1"), "1:1"),
+        (lambda t: t.replace("[tool.hookmsg]\n", "[tool.hookmsg]\x00\n", 1).encode(), "4:15"),
+        (lambda t: t.replace("golden tests", "gólden tests", 1).encode("latin-1"), "1:1"),
     ],
     ids=["utf-16", "bom", "nul", "latin-1"],
 )
