@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from hookmsg.pipeline.workspace import load_workspace
-from hookmsg.project.config import load_project
+from hookmsg.project.settings import load_project
 from tests.support.diagnostics import Result
 
 Cli = Callable[..., Result]

@@ -30,7 +30,7 @@ from hookmsg.diagnostics import Diagnostic
 from hookmsg.messages.message import LICENCE_LIKE
 from hookmsg.messages.spans import blank_code, blank_comments, code_spans, scan_code_spans
 from hookmsg.pipeline.workspace import load_workspace, validate_paths, validate_workspace
-from hookmsg.project.config import load_project
+from hookmsg.project.settings import load_project
 from tests.support.message import DRIVES, LICENCE, VALID
 from tests.support.repository import outside
 from tests.support.text import replace

@@ -998,7 +998,7 @@ def test_every_rule_code_has_a_test_here() -> None:
 def test_repository_registrations_pass_every_contract_rule(project: Path, cli: Cli) -> None:
     from hookmsg.harnesses.rules import contract
     from hookmsg.pipeline.workspace import load_workspace
-    from hookmsg.project.config import load_project
+    from hookmsg.project.settings import load_project
 
     assert run_findings(cli, "validate") == []
     catalogue = load_workspace(load_project(project)).catalogue

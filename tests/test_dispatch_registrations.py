@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from hookmsg.pipeline.workspace import load_workspace
-from hookmsg.project.config import load_project
+from hookmsg.project.settings import load_project
 from tests.support.dispatch import (
     BOOT,
     PREFIX,

@@ -91,7 +91,7 @@ def _replace_condition(path: Path, condition: str | None) -> None:
 @pytest.mark.slow
 def test_each_guard_files_condition_becomes_a_condition_verbatim(project: Path) -> None:
     from hookmsg.pipeline.workspace import load_workspace
-    from hookmsg.project.config import load_project
+    from hookmsg.project.settings import load_project
     from hookmsg.render.dispatch_table import dispatch_table_data
 
     guards = project / "catalog" / "guards"

@@ -27,7 +27,7 @@ import pytest
 
 from hookmsg.outputs.generated import GENERATOR_NAMES, render_outputs
 from hookmsg.pipeline.workspace import load_workspace
-from hookmsg.project.config import load_project
+from hookmsg.project.settings import load_project
 from tests.support.diagnostics import Result
 from tests.support.harnesses import registered_harnesses
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from hookmsg.inputs.reads import code_files, run_inputs
 from hookmsg.outputs.check_cache import PACKAGE, entries
-from hookmsg.project.settings import checked_settings
+from hookmsg.project.pyproject import checked_settings
 from tests.support.repository import WITH_DODO, copy_repository
 
 

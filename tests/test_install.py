@@ -21,7 +21,7 @@ from hookmsg.install.identity import default_root
 from hookmsg.install.merge import CONTAINERS, is_ours
 from hookmsg.install.target import fill_tokens
 from hookmsg.pipeline.workspace import load_workspace
-from hookmsg.project.config import load_project
+from hookmsg.project.settings import load_project
 from hookmsg.render.registrations import registration_data
 from tests.support.diagnostics import Result, parse_findings
 from tests.support.harnesses import harness_override

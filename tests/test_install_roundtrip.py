@@ -25,7 +25,7 @@ from hookmsg.cli.commands import uninstall as uninstall_command
 from hookmsg.install import target as target_module
 from hookmsg.install.contents import install_root_files
 from hookmsg.pipeline.workspace import Workspace
-from hookmsg.project.config import load_project
+from hookmsg.project.settings import load_project
 from tests.support.diagnostics import Result
 
 Cli = Callable[..., Result]

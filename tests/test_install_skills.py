@@ -17,7 +17,7 @@ from pathlib import Path
 
 from hookmsg.install.contents import install_root_files
 from hookmsg.pipeline.workspace import load_workspace
-from hookmsg.project.config import load_project
+from hookmsg.project.settings import load_project
 from tests.support.diagnostics import Result
 from tests.support.repository import REPO
 

@@ -383,7 +383,7 @@ def _default_root() -> str:
     """Where `install` (and so `preview`) puts this repository's content now."""
     from hookmsg.install.identity import content_root
     from hookmsg.pipeline.workspace import load_workspace
-    from hookmsg.project.config import load_project
+    from hookmsg.project.settings import load_project
 
     project = load_project(REPO)
     return content_root(project, load_workspace(project))

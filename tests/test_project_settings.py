@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from hookmsg.errors import ConfigError
-from hookmsg.project.config import Settings, load_project
 from hookmsg.project.defaults import DEFAULTS
+from hookmsg.project.settings import Settings, load_project
 
 
 def _project(tmp_path: Path, table: str) -> Path:
@@ -23,7 +23,7 @@ def test_loading_the_settings_imports_no_second_validator(tmp_path: Path) -> Non
     # pull in a schema library that would judge the same values again.
     root = _project(tmp_path, 'generated = "out"')
     code = (
-        "import sys; from pathlib import Path; from hookmsg.project.config import load_project; "
+        "import sys; from pathlib import Path; from hookmsg.project.settings import load_project; "
         f"load_project(Path({str(root)!r})); "
         "sys.exit('pydantic' in sys.modules)"
     )

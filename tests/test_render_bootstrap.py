@@ -26,7 +26,7 @@ from hookmsg.catalogue.models import Harness, HookRegistry
 from hookmsg.harnesses.registration_plan import BOOT, command_strings, runs_through_boot
 from hookmsg.install.target import fill_tokens
 from hookmsg.pipeline.workspace import load_workspace
-from hookmsg.project.config import load_project
+from hookmsg.project.settings import load_project
 from hookmsg.render.registrations import registration_data
 from tests.support.repository import REPO
 

@@ -76,7 +76,7 @@ def test_line_breaking_title_cannot_split_an_inventory_row(project: Path, separa
     # Validation refuses such a title (D003), so only the renderer itself can be given
     # one: the row must still be one line with the table's number of cells.
     from hookmsg.pipeline.workspace import load_workspace
-    from hookmsg.project.config import load_project
+    from hookmsg.project.settings import load_project
     from hookmsg.render.inventory import render_inventory_markdown
 
     name = "hostile-title"

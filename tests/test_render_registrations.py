@@ -36,7 +36,7 @@ import pytest
 from hookmsg.harnesses.registration_plan import BOOT
 from hookmsg.outputs.generated import render_outputs
 from hookmsg.pipeline.workspace import load_workspace
-from hookmsg.project.config import load_project
+from hookmsg.project.settings import load_project
 from tests.support.diagnostics import Result
 from tests.support.harnesses import registered_harnesses
 from tests.support.repository import REPO

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.inputs.source import read_source
 from hookmsg.inputs.sourcefiles import SourceFile
-from hookmsg.project.config import Project
+from hookmsg.project.settings import Project
 
 if TYPE_CHECKING:
     from hookmsg.catalogue.frontmatter import Field, FrontMatter

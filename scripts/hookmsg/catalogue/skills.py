@@ -22,7 +22,7 @@ from hookmsg.catalogue.skill_entry import (
 )
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.inputs.sourcefiles import list_source, normalise
-from hookmsg.project.config import Project
+from hookmsg.project.settings import Project
 from hookmsg.tomlpos import locate
 
 if TYPE_CHECKING:

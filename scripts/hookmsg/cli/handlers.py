@@ -14,7 +14,7 @@ from hookmsg.errors import EXIT_OK
 
 def validate(args: argparse.Namespace) -> int:
     from hookmsg.cli.commands.validate import validate
-    from hookmsg.project.config import load_project
+    from hookmsg.project.settings import load_project
     from hookmsg.report import choose_format
 
     paths = [Path(p) for p in args.paths]
@@ -29,7 +29,7 @@ def validate(args: argparse.Namespace) -> int:
 
 def fix(args: argparse.Namespace) -> int:
     from hookmsg.cli.commands.fix import fix
-    from hookmsg.project.config import load_project
+    from hookmsg.project.settings import load_project
     from hookmsg.report import choose_format
 
     paths = [Path(p) for p in args.paths]
@@ -41,7 +41,7 @@ def _cached_check(args: argparse.Namespace) -> bool:
     if not args.check or getattr(args, "only", None):
         return False
     from hookmsg.outputs.check_cache import known_clean
-    from hookmsg.project.settings import find_root
+    from hookmsg.project.pyproject import find_root
 
     if not known_clean(find_root()):
         return False
@@ -56,7 +56,7 @@ def build(args: argparse.Namespace) -> int:
     if _cached_check(args):
         return EXIT_OK
     from hookmsg.cli.commands.build import build
-    from hookmsg.project.config import load_project
+    from hookmsg.project.settings import load_project
     from hookmsg.report import choose_format
 
     names = getattr(args, "only", None)
@@ -71,14 +71,14 @@ def build(args: argparse.Namespace) -> int:
 
 def preview(args: argparse.Namespace) -> int:
     from hookmsg.cli.commands.preview import preview
-    from hookmsg.project.config import load_project
+    from hookmsg.project.settings import load_project
 
     return preview(load_project(), args.name, args.set or [], harness=args.harness, root=args.root)
 
 
 def replay(args: argparse.Namespace) -> int:
     from hookmsg.cli.commands.replay import replay
-    from hookmsg.project.config import load_project
+    from hookmsg.project.settings import load_project
 
     return replay(
         load_project(),
@@ -97,7 +97,7 @@ def explain(args: argparse.Namespace) -> int:
 
 def package(args: argparse.Namespace) -> int:
     from hookmsg.cli.commands.package import package
-    from hookmsg.project.config import load_project
+    from hookmsg.project.settings import load_project
     from hookmsg.report import choose_format
 
     output = Path(args.output) if args.output else None
@@ -112,14 +112,14 @@ def package(args: argparse.Namespace) -> int:
 
 def install_render(args: argparse.Namespace) -> int:
     from hookmsg.cli.commands.install_render import install_render
-    from hookmsg.project.config import load_project
+    from hookmsg.project.settings import load_project
 
     return install_render(load_project(), args.harness, args.python, args.root, strict=args.strict)
 
 
 def install(args: argparse.Namespace) -> int:
     from hookmsg.cli.commands.install import InstallRequest, install
-    from hookmsg.project.config import load_project
+    from hookmsg.project.settings import load_project
 
     return install(
         load_project(),
@@ -144,14 +144,14 @@ def roots(args: argparse.Namespace) -> int:
 
 def verify(args: argparse.Namespace) -> int:
     from hookmsg.cli.commands.verify import verify
-    from hookmsg.project.config import load_project
+    from hookmsg.project.settings import load_project
 
     return verify(load_project(), args.harness, target=args.project, user=args.user)
 
 
 def uninstall(args: argparse.Namespace) -> int:
     from hookmsg.cli.commands.uninstall import uninstall
-    from hookmsg.project.config import load_project
+    from hookmsg.project.settings import load_project
 
     return uninstall(load_project(), args.harness, target=args.project, user=args.user)
 

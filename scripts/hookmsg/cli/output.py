@@ -40,7 +40,7 @@ def printable_streams() -> None:
 
 
 def _project_root() -> Path | None:
-    from hookmsg.project.settings import find_root
+    from hookmsg.project.pyproject import find_root
 
     try:
         return find_root()

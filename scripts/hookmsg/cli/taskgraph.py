@@ -52,7 +52,7 @@ from hookmsg.outputs.declared import (
     registration_files,
     survey,
 )
-from hookmsg.project.settings import checked_settings
+from hookmsg.project.pyproject import checked_settings
 
 __all__ = ["DOIT_CONFIG", "task_hookmsg"]
 
@@ -269,7 +269,7 @@ def _validate() -> TaskFailed | dict[str, Any]:
     if failed is not None:
         return failed
     from hookmsg.pipeline.workspace import load_workspace
-    from hookmsg.project.config import load_project
+    from hookmsg.project.settings import load_project
 
     # Our own outputs are planned paths (they count as present, being rebuilt); their
     # bytes are the generator tasks' business, not validate's.

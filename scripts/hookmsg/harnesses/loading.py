@@ -22,7 +22,7 @@ from hookmsg.harnesses.files import (
     merged_harnesses,
     overridden_views,
 )
-from hookmsg.project.config import Project
+from hookmsg.project.settings import Project
 
 
 def load_harnesses(project: Project) -> tuple[HarnessCatalogue | None, list[Diagnostic]]:

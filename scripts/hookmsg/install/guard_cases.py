@@ -74,7 +74,7 @@ def write_install_root(project_root: Path, target: Path) -> Path:
     """The install root `hookmsg package` archives, written under `target`."""
     from hookmsg.install.contents import install_root_files
     from hookmsg.pipeline.workspace import load_workspace
-    from hookmsg.project.config import load_project
+    from hookmsg.project.settings import load_project
 
     files = install_root_files(load_workspace(load_project(project_root)))
     for name, data in files.items():

@@ -13,7 +13,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from hookmsg.project.config import Project
+from hookmsg.project.settings import Project
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from hookmsg.install.jsonfile import DEFAULT_LAYOUT, JsonRefusal, Layout, dump, 
 from hookmsg.install.merge import CONTAINERS, Container, check_shape
 from hookmsg.install.pathsafety import refuse_unsafe_path
 from hookmsg.pipeline.workspace import Workspace, load_workspace, validate_workspace
-from hookmsg.project.config import Project
+from hookmsg.project.settings import Project
 from hookmsg.report import emit, note
 
 DRIVE = re.compile(r"^[A-Za-z]:")  # a Windows drive: absolute (`C:/x`) or drive-relative

@@ -19,7 +19,7 @@ from hookmsg.install.identity import source_name
 from hookmsg.install.merge import HOOKS, command_target, merge, our_commands
 from hookmsg.install.target import HarnessSettingsFile, fill_tokens
 from hookmsg.pipeline.workspace import Workspace
-from hookmsg.project.config import Project
+from hookmsg.project.settings import Project
 from hookmsg.render.registrations import registration_data
 
 

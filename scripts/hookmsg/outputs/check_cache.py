@@ -35,7 +35,7 @@ from hookmsg import __version__
 from hookmsg.errors import HookmsgError
 from hookmsg.inputs.reads import code_files, run_inputs
 from hookmsg.project.defaults import PYPROJECT
-from hookmsg.project.settings import checked_settings
+from hookmsg.project.pyproject import checked_settings
 
 PACKAGE = Path(__file__).resolve().parent.parent
 LIBRARIES = ("markdown_it", "jinja2", "pydantic", "pydantic_core", "yaml")

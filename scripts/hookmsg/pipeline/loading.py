@@ -13,7 +13,7 @@ from hookmsg.catalogue.models import HookRegistry, PartialCatalogue, SkillCatalo
 from hookmsg.catalogue.rules import catalogue as rules
 from hookmsg.catalogue.skills import resolve
 from hookmsg.harnesses.loading import load_harnesses
-from hookmsg.project.config import Project
+from hookmsg.project.settings import Project
 
 
 def load_catalogue(project: Project) -> PartialCatalogue:

@@ -26,7 +26,7 @@ from hookmsg.messages.referenced import look_up
 from hookmsg.messages.rules.family import MessageContext, check_message
 from hookmsg.pipeline.families import check_project
 from hookmsg.pipeline.loading import load_catalogue
-from hookmsg.project.config import Project, share_projects
+from hookmsg.project.settings import Project, share_projects
 from hookmsg.render.loaded import (
     SKILL_INDEX,
     SKILL_INDEX_FILE,

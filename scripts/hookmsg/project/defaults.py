@@ -1,7 +1,7 @@
 """The defaults of `[tool.hookmsg]`, and the name of the file that holds it.
 
-Standard library only. Finding the project and reading its settings is `settings.py`;
-checking them is `rules/settings.py`.
+Standard library only. Finding the project and reading its table is `pyproject.py`,
+checking it `rules.py`, the typed settings it becomes `settings.py`.
 """
 
 from __future__ import annotations

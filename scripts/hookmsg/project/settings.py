@@ -1,74 +1,92 @@
-"""Find the project and read its `[tool.hookmsg]` table, checked, with the standard library.
-
-Every face (the `hookmsg` command, `dodo.py`, the check's fast path) calls
-`checked_settings` first; the checks themselves (K001, K002) are `rules.settings`.
-Kept free of heavy imports: `dodo.py` reads it on every `doit`.
-"""
+"""`[tool.hookmsg]` read into one typed, validated settings object, and the project it
+belongs to (its root and the folders the settings name)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hookmsg.inputs.file_memo import FileMemo
-from hookmsg.project import rules
-from hookmsg.project.defaults import PYPROJECT
+from hookmsg.project.defaults import DEFAULTS
+from hookmsg.project.pyproject import checked_settings, find_root
 
 
-def find_root(start: Path | None = None) -> Path:
-    """The folder of the nearest `pyproject.toml` from `start` (default: cwd) upward."""
-    here = (start or Path.cwd()).absolute()
-    for folder in (here, *here.parents):
-        if (folder / PYPROJECT).is_file():
-            return folder
-    raise rules.no_pyproject(here)
+@dataclass(frozen=True)
+class Settings:
+    """The `[tool.hookmsg]` table as `project.rules.check_table` checked it, typed.
 
-
-def read_tool_table(root: Path, memo: FileMemo | None = None) -> tuple[dict[str, Any], str]:
-    """The `[tool.hookmsg]` table (empty if absent) and the file's text, for positions."""
-    path = root / PYPROJECT
-    if memo is None:
-        return _read_tool_table(path)
-    return memo.derive(path, "tool table", lambda: _read_tool_table(path), _table_and_text)
-
-
-def _table_and_text(value: Any) -> tuple[dict[str, Any], str]:
-    table, text = value
-    if not isinstance(table, dict) or not isinstance(text, str):
-        raise TypeError("not a table and a text")
-    return table, text
-
-
-def _read_tool_table(path: Path) -> tuple[dict[str, Any], str]:
-    import tomllib  # here, not above: a remembered table needs no parser
-
-    try:
-        text = path.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError) as error:
-        raise rules.unreadable_pyproject(path, f"cannot read {PYPROJECT}: {error}") from None
-    except RecursionError:
-        raise rules.unreadable_pyproject(
-            path, f"{PYPROJECT} is nested too deeply to read"
-        ) from None
-    except tomllib.TOMLDecodeError as error:
-        from hookmsg.tomlpos import toml_error_position
-
-        line, col, message = toml_error_position(error, text)
-        why = f"{PYPROJECT} is not valid TOML: {message}"
-        raise rules.unreadable_pyproject(path, why, line, col) from None
-    tool = data.get("tool", {})
-    table = tool.get("hookmsg", {}) if isinstance(tool, dict) else {}
-    if not isinstance(table, dict):
-        raise rules.not_a_table(path)
-    return table, text
-
-
-def checked_settings(root: Path, memo: FileMemo | None = None) -> dict[str, Any]:
-    """Defaults overlaid with `[tool.hookmsg]`, every value checked; else ConfigError (K001).
-
-    `memo` may remember what the files read here held (dodo.py's runs); every check on
-    the values and on the file system runs each time all the same.
+    Keys are kebab-case in TOML. The check is the one validation: it refuses every value
+    this type could not hold (K001) and normalises the folders, so building it cannot fail.
     """
-    table, text = read_tool_table(root, memo)
-    return rules.check_table(root, table, text, memo)
+
+    messages: str = DEFAULTS["messages"]
+    catalog: str = DEFAULTS["catalog"]
+    generated: str = DEFAULTS["generated"]
+    licence_line: str = DEFAULTS["licence-line"]
+    delivered_cap: int = DEFAULTS["delivered-cap"]
+    skill_index_budget: int = DEFAULTS["skill-index-budget"]
+    max_file_bytes: int = DEFAULTS["max-file-bytes"]
+
+    @classmethod
+    def from_checked(cls, table: dict[str, Any]) -> Settings:
+        """The settings of a table `checked_settings` returned (defaults overlaid, checked)."""
+        return cls(**{key.replace("-", "_"): value for key, value in table.items()})
+
+
+@dataclass(frozen=True)
+class Project:
+    """A project root and its settings, with the folders they name."""
+
+    root: Path
+    settings: Settings
+
+    @property
+    def messages_dir(self) -> Path:
+        return self.root / self.settings.messages
+
+    @property
+    def catalog_dir(self) -> Path:
+        return self.root / self.settings.catalog
+
+    @property
+    def generated_dir(self) -> Path:
+        return self.root / self.settings.generated
+
+    def catalog_file(self, name: str) -> Path:
+        return self.catalog_dir / name
+
+    def relative(self, path: Path) -> str:
+        """`path` as shown in diagnostics: relative to the root when inside it, POSIX style."""
+        try:
+            return path.absolute().relative_to(self.root).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+
+# Projects shared by every call in this process (None: not shared); see `share_projects`.
+_SHARED: dict[Path, Project] | None = None
+
+
+def share_projects() -> None:
+    """From now on, in this process, read and check each project's settings only once.
+
+    For one `doit` run, whose tasks all run in one process on the same settings (dodo.py
+    checked them as it loaded); never for a long-lived process that outlives an edit.
+    """
+    global _SHARED  # noqa: PLW0603 (one switch for the whole process)
+    if _SHARED is None:
+        _SHARED = {}
+
+
+def load_project(start: Path | None = None) -> Project:
+    """Find the project from `start` (default: cwd) and validate its settings."""
+    root = find_root(start)
+    if _SHARED is None:
+        return _load_project(root)
+    if root not in _SHARED:
+        _SHARED[root] = _load_project(root)
+    return _SHARED[root]
+
+
+def _load_project(root: Path) -> Project:
+    return Project(root=root, settings=Settings.from_checked(checked_settings(root)))

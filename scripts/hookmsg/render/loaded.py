@@ -16,7 +16,7 @@ from hookmsg.catalogue.models import HarnessCatalogue, HookRegistry, SkillCatalo
 from hookmsg.catalogue.skill_entry import SkillSet
 from hookmsg.inputs.paths import real, resolve_inside
 from hookmsg.messages.message import Message
-from hookmsg.project.config import Project
+from hookmsg.project.settings import Project
 from hookmsg.vocabulary import CROSS_BOUND
 
 # The generated skill index: a message too, checked by the message rules.

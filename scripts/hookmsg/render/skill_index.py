@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from hookmsg.catalogue.models import SkillCatalogue
 from hookmsg.catalogue.skill_entry import Entry
 from hookmsg.messages.message import parse_text
-from hookmsg.project.config import Project
+from hookmsg.project.settings import Project
 from hookmsg.render.loaded import SkillIndex
 from hookmsg.render.templates import render
 

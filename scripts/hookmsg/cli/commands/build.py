@@ -24,7 +24,7 @@ from hookmsg.outputs.generated import (
 )
 from hookmsg.outputs.staging import one_build
 from hookmsg.pipeline.workspace import Workspace, load_workspace, validate_workspace
-from hookmsg.project.config import Project
+from hookmsg.project.settings import Project
 from hookmsg.report import emit, note, shows, summary
 
 

@@ -30,7 +30,7 @@ from hookmsg.messages.rules import bindings, licence
 from hookmsg.messages.rules.context import MessageContext
 from hookmsg.messages.rules.fixable import left_for_fix
 from hookmsg.outputs.generated import Output, write_all
-from hookmsg.project.config import Project
+from hookmsg.project.settings import Project
 from hookmsg.report import emit, note
 
 # Passes over the whole set: a partner's new bullet may need the partner mended in turn.

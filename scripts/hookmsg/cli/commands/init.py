@@ -104,7 +104,7 @@ def init(folder: str, *, force: bool, repo: str | None, rev: str | None) -> int:
 
 def _build(target: Path) -> int:
     from hookmsg.cli.commands.build import build
-    from hookmsg.project.config import load_project
+    from hookmsg.project.settings import load_project
 
     code = build(load_project(target), check=False)
     if code == EXIT_OK:

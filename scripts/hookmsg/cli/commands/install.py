@@ -29,7 +29,7 @@ from hookmsg.install.target import (
     safe_path,
     say_what_it_needs,
 )
-from hookmsg.project.config import Project
+from hookmsg.project.settings import Project
 from hookmsg.report import note
 
 

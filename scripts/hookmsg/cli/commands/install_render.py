@@ -12,7 +12,7 @@ from hookmsg.errors import EXIT_OK
 from hookmsg.harnesses.registration_plan import is_module
 from hookmsg.install.target import checked_workspace, fill_tokens, find_harness, safe_path
 from hookmsg.jsonout import dump_json
-from hookmsg.project.config import Project
+from hookmsg.project.settings import Project
 from hookmsg.render.registrations import registration_data, render_registration
 from hookmsg.render.xcsh_module import fill_tokens as fill_module_tokens
 

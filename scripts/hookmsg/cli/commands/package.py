@@ -11,8 +11,8 @@ from hookmsg.errors import EXIT_OK, FindingsError, HookmsgError, WriteError
 from hookmsg.outputs.check_cache import Entries, entries
 from hookmsg.outputs.generated import Output, write_all
 from hookmsg.pipeline.workspace import load_workspace
-from hookmsg.project.config import Project
 from hookmsg.project.rules import archive_through_link
+from hookmsg.project.settings import Project
 from hookmsg.release.archive import archive_name, build_archive, source_date_epoch
 from hookmsg.release.content_version import content_version, is_dirty
 from hookmsg.report import note

@@ -20,7 +20,7 @@ from hookmsg.catalogue.models import Harness
 from hookmsg.errors import EXIT_OK, FindingsError, UsageError
 from hookmsg.messages.rules.advisory import check as check_advisory
 from hookmsg.pipeline.workspace import Workspace, load_workspace
-from hookmsg.project.config import Project
+from hookmsg.project.settings import Project
 from hookmsg.render.loaded import SKILL_INDEX
 from hookmsg.report import emit, note
 

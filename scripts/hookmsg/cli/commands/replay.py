@@ -26,7 +26,7 @@ from hookmsg.errors import EXIT_OK, UsageError
 from hookmsg.harnesses.registration_plan import Entry, entries_for
 from hookmsg.install.local_dispatch import LocalRoot
 from hookmsg.pipeline.workspace import load_workspace
-from hookmsg.project.config import Project
+from hookmsg.project.settings import Project
 from hookmsg.report import note
 
 DEFAULT_HARNESS = {"claude-code": "claude-code-engine", "codex": "codex"}

@@ -23,7 +23,7 @@ from hookmsg.install.target import (
     read_settings,
     refused,
 )
-from hookmsg.project.config import Project
+from hookmsg.project.settings import Project
 from hookmsg.render.registrations import registration_data
 from hookmsg.report import note
 

@@ -18,7 +18,7 @@ from hookmsg.pipeline.workspace import (
     validate_text,
     validate_workspace,
 )
-from hookmsg.project.config import Project
+from hookmsg.project.settings import Project
 from hookmsg.report import current, emit, note, shown_path, summary
 
 STDIN = "-"

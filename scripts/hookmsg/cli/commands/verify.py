@@ -18,7 +18,7 @@ from hookmsg.install.target import (
     say_what_it_needs,
 )
 from hookmsg.install.verdict import root_findings, verify_settings
-from hookmsg.project.config import Project
+from hookmsg.project.settings import Project
 from hookmsg.report import emit, note
 
 

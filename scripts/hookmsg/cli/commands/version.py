@@ -13,8 +13,8 @@ from pathlib import Path
 
 from hookmsg import __version__
 from hookmsg.errors import HookmsgError
-from hookmsg.project.config import Project, load_project
 from hookmsg.project.defaults import PYPROJECT
+from hookmsg.project.settings import Project, load_project
 
 
 def _declared_version(root: Path) -> str | None:

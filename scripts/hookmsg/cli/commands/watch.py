@@ -18,9 +18,9 @@ from hookmsg.errors import EXIT_OK, HookmsgError
 from hookmsg.inputs.paths import is_inside
 from hookmsg.inputs.sourcefiles import declared_sources, sourced_files
 from hookmsg.pipeline.workspace import load_workspace
-from hookmsg.project.config import Project, load_project
 from hookmsg.project.defaults import PYPROJECT
-from hookmsg.project.settings import find_root
+from hookmsg.project.pyproject import find_root
+from hookmsg.project.settings import Project, load_project
 from hookmsg.report import shown_path
 
 
