@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal
 
 from hookmsg.diagnostics import Diagnostic
 from hookmsg.inputs.source import read_source
-from hookmsg.inputs.sourcefiles import SourceFile
+from hookmsg.inputs.sourced_files import SourceFile
 from hookmsg.project.settings import Project
 
 if TYPE_CHECKING:

@@ -21,7 +21,7 @@ from hookmsg.catalogue.skill_entry import (
     read_entry,
 )
 from hookmsg.diagnostics import Diagnostic
-from hookmsg.inputs.sourcefiles import list_source, normalise
+from hookmsg.inputs.sourced_files import list_source, normalise
 from hookmsg.project.settings import Project
 from hookmsg.tomlpos import locate
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from hookmsg.inputs.file_memo import FileMemo
-from hookmsg.inputs.sourcefiles import sourced_files
+from hookmsg.inputs.sourced_files import sourced_files
 
 # Every catalogue file a run may read, beside the guard files (`guards/<name>.toml`).
 CATALOG_FILES = ("hooks.toml", "harnesses.toml", "skills.toml")

@@ -1,4 +1,4 @@
-"""Read a file once and turn its bytes into text; the file rules (`rules.files`) judge them."""
+"""Read a file once and turn its bytes into text; the file rules (`inputs.rules`) judge them."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from hookmsg.errors import ConfigError
 from hookmsg.inputs.file_memo import FileMemo
-from hookmsg.inputs.sourcefiles import declared_sources, normalise
+from hookmsg.inputs.sourced_files import declared_sources, normalise
 from hookmsg.project.defaults import DEFAULTS, PYPROJECT
 
 PATH_KEYS = ("messages", "catalog", "generated")

@@ -16,7 +16,7 @@ from pathlib import Path
 from hookmsg.cli.commands.build import build
 from hookmsg.errors import EXIT_OK, HookmsgError
 from hookmsg.inputs.paths import is_inside
-from hookmsg.inputs.sourcefiles import declared_sources, sourced_files
+from hookmsg.inputs.sourced_files import declared_sources, sourced_files
 from hookmsg.pipeline.workspace import load_workspace
 from hookmsg.project.defaults import PYPROJECT
 from hookmsg.project.pyproject import find_root
