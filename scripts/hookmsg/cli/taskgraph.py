@@ -43,6 +43,7 @@ from hookmsg.inputs.doit_state import (
 from hookmsg.inputs.file_memo import FileMemo
 from hookmsg.inputs.reads import code_files, run_inputs  # (standard library only)
 from hookmsg.outputs.declared import (
+    GUARD_CASES,
     MANIFEST,
     MESSAGES,
     NOT_RUN_BY_GENERATORS,
@@ -145,7 +146,7 @@ PRODUCED = {name for spec in OUTPUTS for name in _files_of(spec)}
 
 # Modules and templates that only some tasks run (each spec's `code`), and those no
 # generator runs; every other module is shared by all.
-USED_ONLY_BY: dict[str, set[str]] = {name: set() for name in NOT_RUN_BY_GENERATORS}
+USED_ONLY_BY = {name: set(tasks) for name, tasks in NOT_RUN_BY_GENERATORS.items()}
 for _spec in OUTPUTS:
     for _name in _spec.code:
         USED_ONLY_BY.setdefault(_name, set()).add(_spec.task)
@@ -179,16 +180,16 @@ def _hash(lines: list[str]) -> str:
 _SHARED_STAMP: list[str] = []
 
 
-def _code_stamp(task: str) -> str:
-    """One stamp over the code `task` runs, for `config_changed`.
+def _code_stamp(*tasks: str) -> str:
+    """One stamp over the code that `tasks` run, for `config_changed`.
 
     Cheaper than listing every module as a file_dep of every task (doit checks each
     file_dep of each task on every run). The shared code is stamped once per run; each
-    task adds the modules only it runs.
+    task adds the modules only it (or only some tasks, itself among them) runs.
     """
     if not _SHARED_STAMP:
         _SHARED_STAMP.append(_hash([_stat_line(name) for name in SHARED_CODE]))
-    own = [_stat_line(name) for name, tasks in USED_ONLY_BY.items() if task in tasks]
+    own = [_stat_line(name) for name, users in USED_ONLY_BY.items() if users.intersection(tasks)]
     return _hash([_SHARED_STAMP[0], *own])
 
 
@@ -395,7 +396,8 @@ def _guard_cases_task() -> dict[str, Any]:
 
     table = next(spec for spec in OUTPUTS if spec.task == "dispatch_table")
     sources = [path for path in _inputs(table) if path not in MESSAGE_FILES]
-    configuration = f"{_CONFIGURATION} {_code_stamp(table.task)}"
+    # The cases run the packaged dispatcher on the table: its code, and the install root's.
+    configuration = f"{_CONFIGURATION} {_code_stamp(table.task, GUARD_CASES)}"
     return guard_cases_task(ROOT, CATALOG_DIR, MESSAGES_DIR, sources, configuration)
 
 

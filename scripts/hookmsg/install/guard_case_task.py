@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-TASK = "guard_cases"
+from hookmsg.outputs.declared import GUARD_CASES as TASK
 
 
 def _files(root: Path, folder: str, suffix: str) -> list[str]:

@@ -41,7 +41,9 @@ class OutputSpec:
     one file per harness registration instead (named `<harness id>/<registration file>`).
     `reads` names the sources ("messages", "sourced" or a catalogue file); every Bindings-named
     path is read by the validation that all tasks depend on. `code` lists the package
-    modules and templates that only this generator runs; the rest are shared by all.
+    modules and templates that only this generator runs; the rest are shared by all. It is
+    what the generator's renderers import that validation and build do not, and
+    `tests/test_outputs_declared.py` derives it from the import graph to hold it so.
     """
 
     # A plain class, not a dataclass: building one costs every `doit` a few milliseconds.
@@ -77,7 +79,7 @@ OUTPUTS: tuple[OutputSpec, ...] = (
         "Extract every guard's Advisory into generated/advisories.json.",
         ("advisories.json",),
         reads=(MESSAGES, "hooks.toml"),
-        code=("render/advisories_json.py",),
+        code=("render/advisories_json.py", "render/advisory_text.py"),
     ),
     OutputSpec(
         "inventory",
@@ -94,7 +96,12 @@ OUTPUTS: tuple[OutputSpec, ...] = (
         "Draw the wiring (events, matchers, messages, harnesses) as Mermaid diagrams.",
         ("hook-wiring.md",),
         reads=(MESSAGES, *CATALOG_FILES),
-        code=("render/inventory.py", "render/wiring.py", "templates/hook-wiring.md.j2"),
+        code=(
+            "render/inventory.py",
+            "render/wiring.py",
+            "templates/hook-message-inventory.md.j2",
+            "templates/hook-wiring.md.j2",
+        ),
     ),
     OutputSpec(
         "dispatch_table",
@@ -108,7 +115,7 @@ OUTPUTS: tuple[OutputSpec, ...] = (
         "Generate every harness's hook registration file from the registry.",
         per_harness=True,
         reads=("hooks.toml", "harnesses.toml"),
-        code=("render/registrations.py",),
+        code=("render/registrations.py", "render/xcsh_module.py", "templates/xcsh-hookmsg.js.j2"),
     ),
     OutputSpec(
         "rules",
@@ -123,15 +130,17 @@ OUTPUTS: tuple[OutputSpec, ...] = (
         reads=("harnesses.toml",),
     ),
 )
-# Package modules that no generator runs (the package task still depends on them).
-NOT_RUN_BY_GENERATORS = (
-    "release/archive.py",
-    "install/contents.py",
-    "cli/commands/package.py",
-    "cli/commands/install_render.py",
-    "cli/commands/preview.py",
-    "cli/commands/explain.py",
-)
+# Package modules that no generator runs (the package task still depends on them), each
+# with the other tasks that do: the guard cases lay out an install root to run.
+GUARD_CASES = "guard_cases"
+NOT_RUN_BY_GENERATORS: dict[str, tuple[str, ...]] = {
+    "release/archive.py": (),
+    "install/contents.py": (GUARD_CASES,),
+    "cli/commands/package.py": (),
+    "cli/commands/install_render.py": (),
+    "cli/commands/preview.py": (),
+    "cli/commands/explain.py": (),
+}
 FIXED_FILES = tuple(name for spec in OUTPUTS for name in spec.files)
 
 # Character sets instead of regular expressions: compiling them costs every `doit`.
