@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 from hookmsg.codes import DOMAINS, KNOWN_CODES
+from tests.support.imports import imported_files
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scripts" / "hookmsg"
 CODE = re.compile(r"^[A-Z]\d{3}$")
@@ -138,27 +139,7 @@ def _package_of(module: str) -> str:
 
 def _imports(tree: ast.Module, module: str) -> set[str]:
     """Every hookmsg module that `module` imports, anywhere in it (lazy imports too)."""
-    found = set()
-    package = module.rsplit("/", 1)[0] if "/" in module else ""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                base = ".".join(filter(None, ["hookmsg", *package.split("/"), base]))
-            names = [base] + [f"{base}.{alias.name}" for alias in node.names]
-        else:
-            continue
-        for name in names:
-            if name == "hookmsg" or not name.startswith("hookmsg."):
-                continue
-            path = name.removeprefix("hookmsg.").replace(".", "/")
-            if (PACKAGE / f"{path}.py").is_file():
-                found.add(path)
-            elif (PACKAGE / path / "__init__.py").is_file():
-                found.add(f"{path}/__init__")
-    return found
+    return {_module_name(name) for name in imported_files(tree, f"{module}.py")}
 
 
 def _module_name(relative: str) -> str:

@@ -74,6 +74,14 @@ def _renderer_modules() -> dict[str, set[str]]:
     return found
 
 
+def _graph() -> tuple[dict[str, set[str]], dict[str, set[str]], set[str]]:
+    """Each task's renderer modules; the arrows cut (from `outputs.generated`'s table of
+    renderers to them); and the files the shared path runs."""
+    renderers = _renderer_modules()
+    cut = {GENERATED: {module for modules in renderers.values() for module in modules}}
+    return renderers, cut, closure(SHARED_ROOTS, cut)
+
+
 def test_the_code_each_task_alone_runs_is_what_its_renderers_import() -> None:
     """`code` is checked against the import graph, so no task misses an edit it renders.
 
@@ -82,10 +90,7 @@ def test_the_code_each_task_alone_runs_is_what_its_renderers_import() -> None:
     table, so its arrows to them are cut: through it, each renderer is run by its own task
     only. The dispatcher's modules stay shared: validation reads their detectors as data.
     """
-    renderers = _renderer_modules()
-    table = {module for modules in renderers.values() for module in modules}
-    cut = {GENERATED: table}
-    shared = closure(SHARED_ROOTS, cut)
+    renderers, cut, shared = _graph()
     for spec in OUTPUTS:
         own = closure(renderers[spec.task], cut) - shared
         derived = sorted(name for name in own if name.startswith(RENDERED_CODE))
@@ -107,9 +112,7 @@ def test_the_guard_cases_watch_every_module_they_run_beyond_the_shared_code() ->
     # They lay out an install root (rendering every output through the table, cut as
     # above) and run the dispatcher on its dispatch table: each module of that which not
     # every task runs must be one the guard cases' stamp holds (theirs, or the table's).
-    renderers = _renderer_modules()
-    cut = {GENERATED: {module for modules in renderers.values() for module in modules}}
-    shared = closure(SHARED_ROOTS, cut)
+    _, cut, shared = _graph()
     run = closure(("hookmsg.install.guard_case_task", "hookmsg.install.guard_cases"), cut)
     watched = {name for spec in OUTPUTS if spec.task == "dispatch_table" for name in spec.code} | {
         name for name, tasks in NOT_RUN_BY_GENERATORS.items() if GUARD_CASES in tasks
