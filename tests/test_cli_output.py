@@ -12,13 +12,9 @@ from pathlib import Path
 import pytest
 
 from tests.support.diagnostics import Result
+from tests.support.text import drop_first_line
 
 Cli = Callable[..., Result]
-
-
-def _break_licence(project: Path) -> None:
-    stop = project / "messages" / "stop.md"
-    stop.write_text(stop.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")
 
 
 def test_the_format_choices_are_the_table_of_formatters() -> None:
@@ -32,7 +28,7 @@ def test_the_format_choices_are_the_table_of_formatters() -> None:
 
 @pytest.mark.slow
 def test_json_format_has_a_stable_schema(project: Path, cli: Cli) -> None:
-    _break_licence(project)
+    drop_first_line(project / "messages" / "stop.md")
     for argv in (("validate", "--format", "json"), ("check", "--format", "json")):
         result = cli(*argv)
         assert result.code == 1
@@ -51,7 +47,7 @@ def test_json_format_prints_an_empty_array_when_clean(project: Path, cli: Cli) -
 def test_github_format_is_chosen_inside_github_actions(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _break_licence(project)
+    drop_first_line(project / "messages" / "stop.md")
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     result = cli("validate")
     assert result.code == 1
@@ -68,7 +64,7 @@ def test_github_format_is_chosen_inside_github_actions(
 def test_colour_only_on_a_terminal_and_never_with_no_color(
     project: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _break_licence(project)
+    drop_first_line(project / "messages" / "stop.md")
     import hookmsg.report
 
     plain = cli("validate")  # captured output is not a terminal

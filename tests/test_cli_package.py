@@ -19,11 +19,6 @@ from tests.support.diagnostics import Result
 Cli = Callable[..., Result]
 
 
-def _break_licence(project: Path) -> None:
-    stop = project / "messages" / "stop.md"
-    stop.write_text(stop.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")
-
-
 def _archive(project: Path) -> bytes:
     return next((project / "dist").glob("*.tar.gz")).read_bytes()
 

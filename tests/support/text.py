@@ -35,3 +35,10 @@ def line_of(text: str, needle: str, occurrence: int = 1) -> int:
     hits = [n for n, line in enumerate(text.split("\n"), start=1) if needle in line]
     assert len(hits) >= occurrence, f"{needle!r} found {len(hits)} time(s)"
     return hits[occurrence - 1]
+
+
+def drop_first_line(path: Path) -> str:
+    """Remove the first line of `path` (a message's licence line); the new text."""
+    text = path.read_text(encoding="utf-8").split("\n", 1)[1]
+    path.write_text(text, encoding="utf-8")
+    return text
