@@ -4,7 +4,9 @@
 Each figure is the median wall time of repeated fresh processes, each run in turn with
 its floor (so a busy neighbour slows both alike):
 
-- `hookmsg check` on this repository, against `python -c "import markdown_it, jinja2, pydantic"`;
+- a cached `hookmsg check` on this repository, against cog's `--check` of the same files
+  (cogapp, from the `test` extra) and against `python -c "import markdown_it, jinja2,
+  pydantic"`;
 - a no-op `doit` on this repository, against a no-op `doit` of a one-task dodo.py; and
   the same in a fresh copy after its first `doit`, as after a clone (see `fresh_clone`);
 - `doit` after a one-message edit, against one `hookmsg build` of the same edit (each in
@@ -64,7 +66,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--instructions",
         action="store_true",
-        help="also count the doit figures' instructions under valgrind (slow, noise-free)",
+        help="also count the check and doit figures in instructions (valgrind: slow, noise-free)",
     )
     parser.add_argument("--dispatcher", action="store_true", help="only the dispatcher figures")
     return parser.parse_args(argv)
@@ -84,7 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.dispatcher:
             print("all targets met" if all(results) else "some targets missed")
             return 0
-        results += bench_check(tmp, repeat)
+        results += bench_check(tmp, repeat, count_instructions=args.instructions)
         results += bench_doit(tmp, repeat, count_instructions=args.instructions)
         hostile_inputs(tmp)
         results += bench_validate(tmp, repeat, small, large)

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from hookmsg.inputs.doit_state import MEMO_TABLE, StampChecker, open_state, remember
-from hookmsg.inputs.file_memo import SETTLE_NS, FileMemo
+from hookmsg.inputs.file_memo import FileMemo
+from hookmsg.inputs.fingerprint import SETTLE_NS
 from tests.support.doit import doit
 from tests.support.harnesses import harness_override
 from tests.support.repository import WITH_DODO, copy_repository

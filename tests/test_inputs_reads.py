@@ -27,7 +27,7 @@ def test_the_check_cache_hashes_every_source_file_a_run_reads(tmp_path: Path) ->
     found = entries(root, [])
     hashed = {
         value.split(" ")[1]
-        for label, (value, _ctime) in found.items()
+        for label, (value, _ctime, _stamp) in found.items()
         if label.startswith(("message:", "catalog:", "sourced:"))
     }
     assert {os.path.realpath(root / text) for text in _listed(root)} == hashed

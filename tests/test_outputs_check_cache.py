@@ -10,12 +10,14 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import hookmsg.cli.commands.build
+import hookmsg.inputs.fingerprint
 import hookmsg.outputs.check_cache
 from hookmsg.outputs.check_cache import cache_path, known_clean
 from tests.support.diagnostics import Result
@@ -422,3 +424,89 @@ def test_a_huge_bindings_named_file_is_never_read_whole(project: Path) -> None:
     huge.unlink()
     result = _check_within(project, limit)
     assert result.returncode == 1 and "B009" in result.stdout, result.stdout[-2000:]
+
+
+# -- the record is believed by stamps once the files have settled -----------------------
+
+
+def _opened_by(call: Callable[[], bool], *folders: Path) -> tuple[bool, list[str]]:
+    """What `call()` returned, and every file below `folders` it opened."""
+    opened: list[str] = []
+
+    def hook(event: str, args: tuple[object, ...]) -> None:
+        if event == "open" and args and isinstance(args[0], (str, os.PathLike)):
+            text = os.path.abspath(os.fspath(args[0]))  # noqa: PTH100 (a str)
+            if text.startswith(tuple(str(folder) + os.sep for folder in folders)):
+                opened.append(text)
+
+    _AUDIT.append(hook)
+    try:
+        answer = call()
+    finally:
+        _AUDIT.remove(hook)
+    return answer, opened
+
+
+def _settle() -> None:
+    """Wait until every file written so far has settled (`inputs.fingerprint`)."""
+    time.sleep(hookmsg.inputs.fingerprint.SETTLE_NS / 1e9 + 0.2)
+
+
+def test_a_settled_tree_is_answered_without_reading_a_file(project: Path, cli: Cli) -> None:
+    # Every file had settled when the check began: the record's stamps and remembered
+    # settings stand, so neither a source, an output nor a module of the pipeline is opened.
+    _settle()
+    assert cli("check").code == 0
+    package = hookmsg.outputs.check_cache.PACKAGE
+    answer, opened = _opened_by(lambda: known_clean(project), project, package.parent)
+    assert (answer, opened) == (True, [])
+    # The same stamps, a different file behind one of them: an edit is never believed.
+    _message_body(project)
+    answer, opened = _opened_by(lambda: known_clean(project), project)
+    assert not answer
+    assert str(project / "messages" / "stop.md") in opened
+
+
+def test_files_hashed_once_settled_are_believed_by_their_stamp_next_time(
+    project: Path, cli: Cli
+) -> None:
+    # stop.md is written (with the same bytes) just before the check, so the record's
+    # stamp of it is racy (taken within SETTLE_NS of its change) and the next check must
+    # hash it; once it has settled, that check records its stamp for the one after it.
+    stop = str(project / "messages" / "stop.md")
+    Path(stop).write_bytes(Path(stop).read_bytes())
+    assert cli("check").code == 0
+    _settle()
+    answer, opened = _opened_by(lambda: known_clean(project), project)
+    assert answer and stop in opened
+    answer, opened = _opened_by(lambda: known_clean(project), project)
+    assert (answer, opened) == (True, [])
+
+
+_HEAVY = """
+import sys
+import time
+from hookmsg.cli.main import run
+code = run(["check"])
+heavy = ("argparse", "hookmsg.cli.parser", "hookmsg.pipeline", "markdown_it", "jinja2", "tomllib")
+print(code, [name for name in heavy if name in sys.modules])
+"""
+
+
+def test_a_bare_check_of_a_clean_tree_builds_no_parser_and_parses_nothing(project: Path) -> None:
+    def bare_check() -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", _HEAVY], cwd=project, capture_output=True, text=True, check=True
+        )
+        return done.stdout
+
+    assert bare_check().startswith("0 [")  # a full check, which records the tree clean
+    _settle()
+    # The files have settled: this one may still parse the settings, to remember them.
+    assert bare_check() in ("0 []\n", "0 ['tomllib']\n")
+    assert bare_check() == "0 []\n"
+    _message_body(project)
+    every = (
+        "['argparse', 'hookmsg.cli.parser', 'hookmsg.pipeline', 'markdown_it', 'jinja2', 'tomllib']"
+    )
+    assert bare_check().endswith(f"\n1 {every}\n")

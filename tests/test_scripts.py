@@ -55,7 +55,12 @@ def test_benchmark_runs_on_a_tiny_corpus(tmp_path: Path) -> None:
     args = ("--repeat", "1", "--sizes", "4,8")
     done = _run("bench.py", *args, cwd=root, scripts=root / "scripts", PYTHONPYCACHEPREFIX=pycache)
     assert done.returncode == 0, done.stdout + done.stderr
-    figures = ("hookmsg check", "no-op doit", "validation per message", "validate 8 vs 4")
+    figures = (
+        "cached hookmsg check vs cog --check",
+        "no-op doit",
+        "validation per message",
+        "validate 8 vs 4",
+    )
     figures += (
         "dispatcher PreToolUse Write, guards silent",
         "dispatcher PreToolUse Write, two guards fire",

@@ -1,7 +1,9 @@
 """The `hookmsg` command line: `run(argv) -> int` for tests, `main()` for the console script.
 
 The parser is `parser.py` (from the command table, `subcommands.py`), what each command
-does is `handlers.py`, how its findings are shown is `output.py`.
+does is `handlers.py`, how its findings are shown is `output.py`. A bare `hookmsg check`
+(pre-commit's hook, the `check` task) of a tree the check cache knows to be clean is
+answered before any of them is imported: building the parser costs more than the answer.
 """
 
 from __future__ import annotations
@@ -11,9 +13,8 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
-from hookmsg.cli import output
-from hookmsg.cli import parser as cli_parser
 from hookmsg.errors import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -22,6 +23,9 @@ from hookmsg.errors import (
     UsageError,
     exit_code_for,
 )
+
+if TYPE_CHECKING:
+    import argparse
 
 # A closed pipe ends the run as SIGPIPE ends a C tool: quietly, with 128 + 13.
 EXIT_CLOSED_PIPE = 141
@@ -45,11 +49,19 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 
 def _run(argv: Sequence[str] | None) -> int:
+    from hookmsg.cli import parser as cli_parser
+
     parser = cli_parser.parser()
     try:
         args = cli_parser.parse(parser, argv)
     except SystemExit as stop:  # argparse reports usage errors (and --help) this way
         return stop.code if isinstance(stop.code, int) else EXIT_OK
+    return _handle(args)
+
+
+def _handle(args: argparse.Namespace) -> int:
+    from hookmsg.cli import output
+
     try:
         output.configure_output(args)
         with _terminate_as_interrupt():
@@ -67,8 +79,25 @@ def _run(argv: Sequence[str] | None) -> int:
     return EXIT_OK if code == EXIT_FINDINGS and output.only_hidden_findings() else code
 
 
+def _known_clean(argv: Sequence[str] | None) -> bool:
+    """Is this a bare `hookmsg check` of a tree the check cache knows to be clean?"""
+    if list(sys.argv[1:] if argv is None else argv) != ["check"]:
+        return False
+    from hookmsg.outputs.check_cache import known_clean
+    from hookmsg.project.pyproject import find_root
+
+    try:
+        return known_clean(find_root())
+    except HookmsgError:
+        return False  # no project here: the full check says so
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code instead of exiting."""
+    if _known_clean(argv):
+        return EXIT_OK  # what the full check prints for a clean tree: nothing
+    from hookmsg.cli import output
+
     output.printable_streams()
     try:
         code = _run(argv)

@@ -23,6 +23,7 @@ import json
 import os
 import posixpath
 import sys
+from array import array
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NoReturn
@@ -32,15 +33,9 @@ from doit.tools import config_changed
 
 from hookmsg.errors import HookmsgError
 from hookmsg.harnesses.files import BUILTIN_HARNESSES
-from hookmsg.inputs.doit_state import (
-    SEALS,
-    StampChecker,
-    content_mark,
-    holds_the_same,
-    open_state,
-    remember,
-)
+from hookmsg.inputs.doit_state import StampChecker, open_state, remember
 from hookmsg.inputs.file_memo import FileMemo
+from hookmsg.inputs.fingerprint import SEALS, content_mark, holds_the_same
 from hookmsg.inputs.reads import code_files, run_inputs  # (standard library only)
 from hookmsg.outputs.declared import (
     GUARD_CASES,
@@ -134,7 +129,7 @@ if os.path.isdir(f"{ROOT}/.hookmsg-cache"):  # noqa: PTH112 (one stat on every r
 
     clear_leftovers(ROOT)  # a stage or an old folder that a killed run left behind
 # The files this run proved by hashing, once settled, are believed by their stamp from
-# the next run on (see `hookmsg.inputs.doit_state.Seals`): written when doit has finished.
+# the next run on (see `hookmsg.inputs.fingerprint.Seals`): written when doit has finished.
 atexit.register(lambda: remember(STATE, SEALS.fresh))
 
 
@@ -154,29 +149,27 @@ for _spec in OUTPUTS:
 CODE = [name for name in code_files(PACKAGE) if f"{PACKAGE_DIR}/{name}" not in HARNESS_FILES]
 SHARED_CODE = [name for name in CODE if name not in USED_ONLY_BY]
 
-_STATS: dict[str, str] = {}
 
+def _code_stamp_of(names: list[str]) -> str:
+    """One hash over these modules' names and stats (size, modification and change times,
+    inode): the change time catches an edit that puts the size and modification time back.
 
-def _stat_line(name: str) -> str:
-    """A module's path and stat: size, modification and change times, inode."""
-    if name not in _STATS:
-        path = f"{PACKAGE_DIR}/{name}"  # no Path objects: about 130 a run
+    The numbers are hashed as they are, not formatted: this runs over every module on
+    every `doit`, and formatting them cost as much as taking the stats.
+    """
+    numbers = array("q")
+    for name in names:
         try:
-            # `path` may be absolute (an installed package); the change time catches an
-            # edit that puts the size and modification time back.
-            info = os.stat(os.path.join(ROOT, path))  # noqa: PTH116, PTH118
-            _STATS[name] = (
-                f"{path} {info.st_size} {info.st_mtime_ns} {info.st_ctime_ns} {info.st_ino}"
-            )
+            info = os.stat(CODE_ROOT + name)  # noqa: PTH116 (no Path objects: ~170 a run)
+            numbers.extend((info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino))
         except OSError:
-            _STATS[name] = f"{path} missing"
-    return _STATS[name]
+            numbers.append(-1)  # missing: no size is negative
+    hashed = hashlib.sha256("\n".join([PACKAGE_DIR, *names]).encode("utf-8", "surrogateescape"))
+    hashed.update(numbers.tobytes())
+    return hashed.hexdigest()
 
 
-def _hash(lines: list[str]) -> str:
-    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
-
-
+CODE_ROOT = f"{PACKAGE}/"
 _SHARED_STAMP: list[str] = []
 
 
@@ -188,9 +181,9 @@ def _code_stamp(*tasks: str) -> str:
     task adds the modules only it (or only some tasks, itself among them) runs.
     """
     if not _SHARED_STAMP:
-        _SHARED_STAMP.append(_hash([_stat_line(name) for name in SHARED_CODE]))
-    own = [_stat_line(name) for name, users in USED_ONLY_BY.items() if users.intersection(tasks)]
-    return _hash([_SHARED_STAMP[0], *own])
+        _SHARED_STAMP.append(_code_stamp_of(SHARED_CODE))
+    own = [name for name, users in USED_ONLY_BY.items() if users.intersection(tasks)]
+    return f"{_SHARED_STAMP[0]} {_code_stamp_of(own)}"
 
 
 def _inputs(spec: OutputSpec) -> list[str]:
@@ -239,7 +232,7 @@ def _hookmsg(*argv: str) -> TaskFailed | None:
 
 
 def _marks(paths: list[str]) -> dict[str, Any]:
-    """What each path holds (see `hookmsg.inputs.doit_state.content_mark`), for a task's values."""
+    """What each path holds (see `hookmsg.inputs.fingerprint.content_mark`), for a task's values."""
     return {path: content_mark(ROOT / path) for path in paths}
 
 
@@ -247,7 +240,8 @@ def _all_the_same(marks: Any, paths: list[str] | None = None) -> bool:
     """Do `paths` (default: the ones `marks` names) still hold what `marks` recorded?"""
     if not isinstance(marks, dict) or (paths is not None and sorted(marks) != sorted(paths)):
         return False
-    return all(holds_the_same(ROOT / path, mark) for path, mark in marks.items())
+    # Strings, not Path objects: every target and Bindings-named path, on every run.
+    return all(holds_the_same(os.path.join(ROOT, path), mark) for path, mark in marks.items())  # noqa: PTH118
 
 
 class _Check:

@@ -1,51 +1,24 @@
-"""Values derived from a few small files, remembered between runs by each file's stat.
+"""Values derived from a few small files, remembered between runs by each file's stamp.
 
 `dodo.py` runs on every `doit`, and parsing `pyproject.toml` and two catalogue files
-each time is most of what it costs beyond doit itself. A remembered value is used only
-while the file's stat (size, modification and change times, inode, device, mode) is
-exactly what it was when the value was derived from it.
-
-A file changed less than `SETTLE_NS` before it was read is never remembered: a second
-write within the file system's timestamp granularity could leave an identical stat
-(git's "racily clean" problem). The change time is the clock that counts, since no
-program can set it (`os.utime` moves the modification time and updates the change
-time). Standard library only.
+each time is most of what it costs beyond doit itself; a cached `hookmsg check` reads the
+same files. A remembered value is used only while the file's stamp (its whole stat, see
+`inputs.fingerprint`) is exactly what it was when the value was derived from it, and a
+file that had not settled when it was read is never remembered. Standard library only.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import stat
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from hookmsg.inputs.fingerprint import settled, stamp
+
 T = TypeVar("T")
-
-SETTLE_NS = 3_000_000_000
-
-
-def stamp(path: Path) -> list[int] | None:
-    """What identifies this version of the file, or None when it is not a regular file."""
-    try:
-        info = path.stat()
-    except OSError:
-        return None
-    return stamp_of(info) if stat.S_ISREG(info.st_mode) else None
-
-
-def stamp_of(info: os.stat_result) -> list[int]:
-    """The parts of a stat that change whenever the file is written or replaced."""
-    return [
-        info.st_size,
-        info.st_mtime_ns,
-        info.st_ctime_ns,
-        info.st_ino,
-        info.st_dev,
-        info.st_mode,
-    ]
 
 
 class FileMemo:
@@ -88,8 +61,7 @@ class FileMemo:
             except (ValueError, TypeError, KeyError, IndexError):
                 pass  # damaged or foreign: derive it again
         value = compute()
-        settled = before is not None and before[2] <= self._clock() - SETTLE_NS
-        if settled and stamp(path) == before:
+        if before is not None and settled(before, self._clock()) and stamp(path) == before:
             try:
                 encoded = json.loads(json.dumps(value))
                 kept = decode(encoded) == value
@@ -98,3 +70,7 @@ class FileMemo:
             if kept:
                 self.fresh[key] = [before, encoded]
         return value
+
+    def to_store(self) -> dict[str, Any]:
+        """What a store should hold after this run: what it held, updated by this run."""
+        return {**self._stored, **self.fresh}

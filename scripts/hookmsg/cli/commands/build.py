@@ -11,7 +11,7 @@ from hookmsg.diagnostics import Diagnostic
 from hookmsg.errors import EXIT_FINDINGS, EXIT_OK, UsageError
 from hookmsg.inputs.paths import one_run
 from hookmsg.lock import folder_lock
-from hookmsg.outputs.check_cache import Entries, before_check, remember_clean
+from hookmsg.outputs.check_cache import Reading, before_check, remember_clean
 from hookmsg.outputs.declared import MANIFEST
 from hookmsg.outputs.generated import (
     REFUSED_STATES,
@@ -68,7 +68,7 @@ def _compare(
     workspace: Workspace,
     diagnostics: list[Diagnostic],
     selected: list[str] | None,
-    before: Entries | None,
+    before: Reading | None,
     *,
     fmt: str,
     verbose: bool,
