@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -116,6 +117,45 @@ def test_a_guard_message_edit_reruns_the_guard_cases(built: Path) -> None:
     again = doit(built)
     assert again.code == 0, again.output
     assert {"validate", "dispatch_table", "guard_cases"} <= again.ran, again.output
+
+
+def _rewire(path: Path) -> None:
+    """Wire the eval guard at one more matcher, one that the registry already has."""
+    text = path.read_text(encoding="utf-8")
+    line = '  { event = "PreToolUse", matcher = "Edit" },\n'
+    assert line in text
+    path.write_text(
+        text.replace(line, line + '  { event = "PreToolUse", matcher = "NotebookEdit" },\n'),
+        encoding="utf-8",
+    )
+
+
+def _widen_a_pattern(path: Path) -> None:
+    """Let the eval guard's pickle pattern name one more library."""
+    text = path.read_text(encoding="utf-8")
+    assert "|dill|cloudpickle|" in text
+    path.write_text(text.replace("|dill|cloudpickle|", "|dill|shelve|cloudpickle|", 1), "utf-8")
+
+
+@pytest.mark.parametrize(
+    ("edit", "outputs"),
+    [
+        (_widen_a_pattern, {"dispatch_table"}),
+        (_rewire, {"advisories", "inventory", "wiring", "dispatch_table", "registrations"}),
+    ],
+    ids=["pattern", "wiring"],
+)
+def test_a_guard_file_edit_reruns_every_output_it_feeds(
+    built: Path, edit: Callable[[Path], None], outputs: set[str]
+) -> None:
+    # A guard file extends the registry: its `wired` list and its condition are in the
+    # outputs, so `doit` must rebuild them (and `doit check` then find no drift).
+    edit(built / "catalog/guards/pretooluse-eval-guard.toml")
+    again = doit(built)
+    assert again.code == 0, again.output
+    assert {"validate", "guard_cases", *outputs} <= again.ran, again.output
+    check = doit(built, "check")
+    assert check.code == 0, check.output
 
 
 def test_skill_catalogue_change_reruns_the_skill_index(built: Path) -> None:

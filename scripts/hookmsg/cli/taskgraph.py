@@ -36,7 +36,7 @@ from hookmsg.harnesses.files import BUILTIN_HARNESSES
 from hookmsg.inputs.doit_state import StampChecker, open_state, remember
 from hookmsg.inputs.file_memo import FileMemo
 from hookmsg.inputs.fingerprint import SEALS, content_mark, holds_the_same
-from hookmsg.inputs.reads import code_files, run_inputs  # (standard library only)
+from hookmsg.inputs.reads import GUARDS_FOLDER, code_files, run_inputs  # (stdlib only)
 from hookmsg.outputs.declared import (
     GUARD_CASES,
     MANIFEST,
@@ -120,6 +120,8 @@ MESSAGE_FILES = READS.messages
 CATALOG = READS.catalogue
 # Whatever reads the harness facts reads hookmsg's built-in file and the optional override.
 HARNESS_FILES = [_as_dep(BUILTIN_HARNESSES), *filter(None, [CATALOG.get("harnesses.toml")])]
+# The guard files, which extend the registry: whatever reads `hooks.toml` reads them too.
+GUARD_FILES = [path for name, path in CATALOG.items() if name.startswith(f"{GUARDS_FOLDER}/")]
 REGISTRATIONS = registration_files(ROOT, SETTINGS, MEMO)
 # The skill and command files that the skill catalogue's `[[sources]]` name.
 SOURCED_FILES = READS.sourced
@@ -195,6 +197,8 @@ def _inputs(spec: OutputSpec) -> list[str]:
             found += SOURCED_FILES
         elif source == "harnesses.toml":
             found += HARNESS_FILES
+        elif source == "hooks.toml":
+            found += [CATALOG[source], *GUARD_FILES]
         else:
             found.append(CATALOG[source])
     return found
@@ -390,9 +394,11 @@ def _guard_cases_task() -> dict[str, Any]:
 
     table = next(spec for spec in OUTPUTS if spec.task == "dispatch_table")
     sources = [path for path in _inputs(table) if path not in MESSAGE_FILES]
-    # The cases run the packaged dispatcher on the table: its code, and the install root's.
+    # The cases run the packaged dispatcher on the table: its code (the dispatcher's
+    # modules are shared code, in every stamp), and the install root's.
     configuration = f"{_CONFIGURATION} {_code_stamp(table.task, GUARD_CASES)}"
-    return guard_cases_task(ROOT, CATALOG_DIR, MESSAGES_DIR, sources, configuration)
+    folders = (CATALOG_DIR, MESSAGES_DIR)
+    return guard_cases_task(ROOT, folders, GUARD_FILES, sources, configuration)
 
 
 def _tasks() -> Iterator[dict[str, Any]]:

@@ -9,20 +9,12 @@ guard's cases are malformed (U009), or when a guard with a detector has none (U0
 from __future__ import annotations
 
 import os
+import posixpath
 import sys
 from pathlib import Path
 from typing import Any
 
 from hookmsg.outputs.declared import GUARD_CASES as TASK
-
-
-def _files(root: Path, folder: str, suffix: str) -> list[str]:
-    found = []
-    for base, dirs, names in os.walk(root / folder):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        relative = os.path.relpath(base, root).replace(os.sep, "/")
-        found += [f"{relative}/{name}" for name in sorted(names) if name.endswith(suffix)]
-    return found
 
 
 def run_shipped_cases(root: Path, catalog: str) -> int:
@@ -67,38 +59,40 @@ def _action(root: Path, catalog: str) -> Any:
 
 
 def guard_cases_task(
-    root: Path, catalog: str, messages: str, table_sources: list[str], configuration: str
+    root: Path,
+    folders: tuple[str, str],
+    guard_files: list[str],
+    table_sources: list[str],
+    configuration: str,
 ) -> dict[str, Any]:
     """The task: reruns when a guard file, the dispatcher, a guard's message or what the
     table's guard data is made of changes.
 
     Not on every message edit: a case runs only its guard, and the table's entry for any
     other message is never read then. So the task depends on the sources of the dispatch
-    table (`table_sources`: the catalogue and harness files; `configuration`: a stamp of
-    the settings and the table's code) and on the guards' own messages, not on the
-    generated table, whose bytes change with every message's digest.
+    table (`table_sources`: the catalogue, guard and harness files; `configuration`: a
+    stamp of the settings and of the code that builds the table and runs the cases,
+    the dispatcher's included) and on the guards' own messages, not on the generated
+    table, whose bytes change with every message's digest. `guard_files` are the guard
+    files, root-relative, as the run's list of inputs names them; `folders` are the
+    catalogue and messages folders.
     """
     from doit.tools import config_changed
 
-    cases = _files(root, f"{catalog}/guards", ".toml")
-    guard_messages = [
-        f"{messages}/{Path(case).stem}.md"
-        for case in cases
-        if (root / messages / f"{Path(case).stem}.md").is_file()
-    ]
+    catalog, messages = folders
+    guard_messages = []
+    for case in guard_files:
+        message = f"{messages}/{posixpath.splitext(posixpath.basename(case))[0]}.md"
+        if os.path.isfile(os.path.join(root, message)):  # noqa: PTH113, PTH118 (strings)
+            guard_messages.append(message)
     return {
         "basename": TASK,
         "doc": "Run every guard case through the packaged dispatcher; fail on a disagreement.",
         "actions": [(_action, [root, catalog])],
-        "file_dep": [
-            *cases,
-            *_files(root, "scripts/hookmsg_dispatch", ".py"),
-            *guard_messages,
-            *table_sources,
-        ],
+        "file_dep": sorted({*guard_files, *guard_messages, *table_sources}),
         "task_dep": ["dispatch_table"],
         # One config_changed per task (doit keeps them under one key); the list of case
         # files is in it, since doit does not rerun a task whose file_dep was removed.
-        "uptodate": [config_changed(f"{configuration} {' '.join(cases)}")],
+        "uptodate": [config_changed(f"{configuration} {' '.join(guard_files)}")],
         "verbosity": 2,
     }

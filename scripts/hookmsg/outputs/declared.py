@@ -26,7 +26,9 @@ MANIFEST = "outputs.json"
 # `reads` entries name catalogue files (`inputs.reads.CATALOG_FILES`), or "messages"
 # (every message file). `harnesses.toml` is the optional override of hookmsg's built-in
 # harness facts (`harnesses.files.BUILTIN_HARNESSES`); whatever reads it reads the
-# built-in file too.
+# built-in file too. `hooks.toml` is the registry, which the guard files extend (each
+# guard's `wired` list, its condition, its placeholders): whatever reads it reads every
+# guard file (`guards/<name>.toml`) too.
 MESSAGES = "messages"
 # The skill and command files named by the skill catalogue's `[[sources]]` tables.
 SOURCED = "sourced"
