@@ -66,7 +66,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--instructions",
         action="store_true",
-        help="also count the check and doit figures in instructions (valgrind: slow, noise-free)",
+        help="also count check, doit and validate in instructions (valgrind: slow, noise-free)",
     )
     parser.add_argument("--dispatcher", action="store_true", help="only the dispatcher figures")
     return parser.parse_args(argv)
@@ -89,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         results += bench_check(tmp, repeat, count_instructions=args.instructions)
         results += bench_doit(tmp, repeat, count_instructions=args.instructions)
         hostile_inputs(tmp)
-        results += bench_validate(tmp, repeat, small, large)
+        results += bench_validate(tmp, repeat, small, large, count_instructions=args.instructions)
     # Precision and recall of every guard, per corpus, in a process of its own: this one
     # has imported the dispatcher from an unpacked install root, which the cases must not use.
     script = Path(__file__).resolve().parent / "guard_precision.py"

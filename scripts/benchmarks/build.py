@@ -273,7 +273,9 @@ def _doit_instructions(one: Path, clone: Path, with_doit: Path, with_build: Path
     )
 
 
-def bench_validate(tmp: Path, repeat: int, small: int, large: int) -> list[bool]:
+def bench_validate(
+    tmp: Path, repeat: int, small: int, large: int, *, count_instructions: bool = False
+) -> list[bool]:
     """`hookmsg validate` of two corpus sizes against a block-only parse: the cost per message."""
     corpora = {n: make_corpus(tmp, n) for n in (small, large)}
     validate: dict[int, float] = {}
@@ -290,6 +292,16 @@ def bench_validate(tmp: Path, repeat: int, small: int, large: int) -> list[bool]
     sizes = f"{small} messages: {{:.3f}} s; {large}: {{:.3f}} s"
     print("  validate " + sizes.format(validate[small], validate[large]))
     print(f"  block parse {small} messages: {parse[small]:.3f} s; {large}: {parse[large]:.3f} s")
+    if count_instructions:
+        counts = {
+            n: (
+                instructions([*HOOKMSG, "validate"], p, 1),
+                instructions([PYTHON, "-c", BLOCK_PARSE, str(p / "messages")], p, 1),
+            )
+            for n, p in corpora.items()
+        }
+        mine, floor = ((counts[large][i] - counts[small][i]) / span / 1e6 for i in (0, 1))
+        row("  validation per message, instructions (M)", mine, floor, 1.5, "M")
     return [
         row("validation per message", per_validate, per_parse, 1.5, unit="ms"),
         row(f"validate {large} vs {small} messages", validate[large], validate[small], 11),

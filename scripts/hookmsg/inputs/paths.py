@@ -49,8 +49,26 @@ def real(path: str) -> str:
         return os.path.realpath(path)
     found = memo.real.get(path)
     if found is None:
-        found = memo.real[path] = os.path.realpath(path)
+        found = memo.real[path] = _real_by_folder(path, memo)
     return found
+
+
+def _real_by_folder(path: str, memo: _Memo) -> str:
+    """`os.path.realpath`, reusing the run's answer for the folder.
+
+    A path whose last part is a plain name and no link resolves to its folder's real path
+    and that name, so each of a thousand messages in one folder costs one `lstat`, not
+    one per part of its path. Anything else is resolved whole. (Not recursive: the folder
+    is resolved whole, once, however many parts a hostile path has.)
+    """
+    folder, name = os.path.split(path)
+    if not os.path.isabs(path) or name in ("", ".", "..") or folder == path:  # noqa: PTH117
+        return os.path.realpath(path)
+    real_folder = memo.real.get(folder)
+    if real_folder is None:
+        real_folder = memo.real[folder] = os.path.realpath(folder)
+    candidate = os.path.join(real_folder, name)  # noqa: PTH118 (hot path: str)
+    return os.path.realpath(path) if os.path.islink(candidate) else candidate  # noqa: PTH114
 
 
 def is_inside(path: str, root: str) -> bool:

@@ -132,7 +132,8 @@ class Message:
     @cached_property
     def delivered(self) -> str:
         """What reaches the assistant: no licence line, no Bindings section, trimmed."""
-        return "\n".join(self.line(n) for n in self.delivered_lines).strip()
+        lines = self.lines  # every delivered line number is one of them
+        return "\n".join([lines[n - 1] for n in self.delivered_lines]).strip()
 
 
 @cache

@@ -63,5 +63,6 @@ def look_up(
                 for span_back in back.code_spans:
                     if span_back.text not in targets:
                         targets[span_back.text] = real_inside(base, span_back.text)
-    me = real(str(message.path.absolute()))
+    path = str(message.path)  # a string: once per message of a run
+    me = real(path if os.path.isabs(path) else os.path.abspath(path))  # noqa: PTH100, PTH117
     return Referenced(me, real(base), targets, frozenset(existing), messages)

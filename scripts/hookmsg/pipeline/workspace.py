@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from hookmsg.catalogue.models import PartialCatalogue
@@ -124,6 +125,11 @@ class Workspace:
             }
         )
 
+    @cached_property
+    def _planned_paths(self) -> frozenset[str]:
+        """The outputs that count as present while they are being rebuilt: the index."""
+        return frozenset({self.project.relative(self.skill_index_path)})
+
     def context_for(self, message: Message, *, registered: bool) -> MessageContext:
         settings = self.project.settings
         registry = self.catalogue.registry
@@ -135,7 +141,7 @@ class Workspace:
             delivered_cap=settings.delivered_cap,
             registered=registered,
             placeholders=dict(guard.placeholders) if guard is not None else None,
-            planned_paths=frozenset({self.project.relative(self.skill_index_path)}),
+            planned_paths=self._planned_paths,
             referenced=look_up(message, self.project.root, self.message_at),
         )
 

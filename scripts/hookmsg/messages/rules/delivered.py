@@ -14,6 +14,18 @@ _SUSPECT = re.compile(r"[^\t\n\x20-\x7e]")
 _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Zl", "Zp"})
 
 
+# The ASCII characters `_SUSPECT` matches: the controls but tab and newline, all hidden.
+_ASCII_CONTROLS = bytes([*range(9), *range(11, 32), 127])
+
+
+def _may_hide(text: str) -> bool:
+    """Might `text` hold a hidden character? Exact for ASCII text, in one pass in C."""
+    if text.isascii():
+        data = text.encode("ascii")
+        return len(data.translate(None, _ASCII_CONTROLS)) != len(data)
+    return any(hidden_character(m.group(0)) for m in _SUSPECT.finditer(text))
+
+
 def hidden_character(char: str) -> bool:
     """Invisible or bidirectional control characters: they hide text from a reviewer."""
     return char not in "\t\n" and unicodedata.category(char) in _HIDDEN_CATEGORIES
@@ -42,9 +54,7 @@ def check(message: Message, context: MessageContext) -> list[Diagnostic]:
                 f"delivered text is {size} characters, {size - cap} over the {cap} cap",
             )
         )
-    if "${" not in delivered and not any(
-        hidden_character(m.group(0)) for m in _SUSPECT.finditer(delivered)
-    ):
+    if "${" not in delivered and not _may_hide(delivered):
         return found  # the common case: nothing to locate line by line
     for number in message.delivered_lines:
         line = message.line(number)

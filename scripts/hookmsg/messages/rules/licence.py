@@ -25,7 +25,9 @@ def check(message: Message, context: MessageContext) -> list[Diagnostic]:
         found.append(Diagnostic(path, 1, 1, "L006", "file starts with a UTF-8 byte order mark"))
     lines = message.lines
     prose = [n for n in range(1, len(lines) + 1) if n not in message.code_lines]
-    exact = [n for n in prose if lines[n - 1].rstrip() == expected]
+    exact = [
+        n for n in prose if lines[n - 1].startswith(expected) and lines[n - 1].rstrip() == expected
+    ]
     header_line, problem = _header(lines, prose, expected)
     if problem is not None:
         found.append(Diagnostic(path, *problem))
